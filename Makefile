@@ -1,0 +1,34 @@
+# Two commands do all the set-up on a fresh machine:
+#   make run    creates .venv, installs the toolkit, and runs the job on sample_data/ (output in out/)
+#   make test   creates .venv, installs the toolkit with its dev tools, and runs ruff, mypy and pytest
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test lint bench sample-data clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+run: $(BIN)/.installed
+	$(BIN)/toolkit parse sample_data --out out/parsed
+
+lint: $(BIN)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/pytest
+
+bench: $(BIN)/.installed
+	$(BIN)/python benchmarks/parse_speed.py
+
+sample-data: $(BIN)/.installed
+	$(BIN)/python -m tools.make_sample_data
+
+clean:
+	rm -rf $(VENV) out .mypy_cache .pytest_cache .ruff_cache

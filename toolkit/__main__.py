@@ -1,0 +1,5 @@
+import sys
+
+from toolkit.cli import main
+
+sys.exit(main())

@@ -1,0 +1,66 @@
+"""The `toolkit` command. Exit codes: 0 done and clean, 1 findings (e.g. rejected inputs), 2 usage or rules
+error. No traceback reaches the user for bad input or bad rules: one line on stderr instead."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from enum import IntEnum
+from pathlib import Path
+
+from toolkit import pipeline
+from toolkit.errors import ToolkitError
+from toolkit.rules import load_parsing_rules
+
+
+class Exit(IntEnum):
+    CLEAN = 0
+    FINDINGS = 1
+    USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        print(f"toolkit: error: {message}", file=sys.stderr)
+        raise SystemExit(Exit.USAGE)
+
+
+def add_rules_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rules",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="rules folder to use instead of the defaults (or set TOOLKIT_RULES)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="toolkit", description="Make developer-profile datasets safe to share.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+    parse = commands.add_parser("parse", help="parse raw profiles into the contract's tables (private data)")
+    parse.add_argument("inputs", nargs="+", metavar="INPUT", help="files or folders (searched recursively)")
+    parse.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for <table>.parquet")
+    add_rules_option(parse)
+    return parser
+
+
+def _parse(args: argparse.Namespace) -> Exit:
+    rules = load_parsing_rules(args.rules)
+    outcome = pipeline.parse_to_dir(args.inputs, args.out, rules)
+    print(f"{outcome.summary()}; tables written to {args.out}")
+    return Exit.CLEAN if outcome.clean else Exit.FINDINGS
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(_parse(args))
+    except ToolkitError as exc:
+        print(f"toolkit: error: {exc}", file=sys.stderr)
+        return int(Exit.USAGE)
+    except OSError as exc:
+        print(f"toolkit: error: {exc.strerror or exc} ({exc.filename or 'output'})", file=sys.stderr)
+        return int(Exit.USAGE)

@@ -1,0 +1,95 @@
+"""Finding input files, reading them safely, and writing tables as Parquet."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolkit.errors import RejectReason
+from toolkit.model import ProfileSet
+
+
+@dataclass(frozen=True, slots=True)
+class InputFile:
+    """A file to parse. `source` is the path as the user gave it (or as found under a given folder)."""
+
+    source: str
+    path: Path
+
+
+@dataclass(frozen=True, slots=True)
+class ReadFailure:
+    """An input path that could not be read; it becomes a row of `rejects`."""
+
+    source: str
+    reason: RejectReason
+    detail: str
+
+
+def discover(inputs: Iterable[str]) -> list[InputFile | ReadFailure]:
+    """Expand files and folders (recursively, sorted, skipping hidden names) into input files.
+
+    A path that does not exist or is not a regular file becomes a `ReadFailure`, not an error: one bad path
+    must not stop a job. The same file reached twice (named and inside a named folder) is read once.
+    """
+    found: list[InputFile | ReadFailure] = []
+    seen: set[Path] = set()
+
+    def add(source: str, path: Path) -> None:
+        try:
+            key = path.resolve()
+        except (OSError, RuntimeError):
+            key = path.absolute()
+        if key not in seen:
+            seen.add(key)
+            found.append(InputFile(source, path))
+
+    for given in inputs:
+        path = Path(given)
+        if path.is_dir():
+            for root, dirs, files in os.walk(path, onerror=lambda exc: found.append(_walk_failure(exc))):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                for name in sorted(files):
+                    if not name.startswith("."):
+                        add(os.path.join(root, name), Path(root, name))
+        elif path.is_file():
+            add(given, path)
+        elif path.exists() or path.is_symlink():
+            found.append(ReadFailure(given, RejectReason.UNREADABLE, "not a regular file or folder"))
+        else:
+            found.append(ReadFailure(given, RejectReason.UNREADABLE, "no such file or folder"))
+    return found
+
+
+def _walk_failure(exc: OSError) -> ReadFailure:
+    return ReadFailure(str(exc.filename), RejectReason.UNREADABLE, exc.strerror or exc.__class__.__name__)
+
+
+def read_input(item: InputFile, max_bytes: int) -> bytes | ReadFailure:
+    """The file's bytes, or why they cannot be had. Reads at most `max_bytes + 1` bytes."""
+    try:
+        with item.path.open("rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        return ReadFailure(item.source, RejectReason.UNREADABLE, exc.strerror or exc.__class__.__name__)
+    if len(data) > max_bytes:
+        return ReadFailure(item.source, RejectReason.TOO_LARGE, f"larger than the limit of {max_bytes} bytes")
+    return data
+
+
+def write_tables(tables: ProfileSet, out_dir: Path) -> list[Path]:
+    """Write every table as `out_dir/<table>.parquet` (empty tables with their schema); return the paths.
+
+    Each file is written to a temporary name and renamed, so a reader never sees half a table.
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, frame in tables.tables():
+        target = out_dir / f"{name}.parquet"
+        partial = out_dir / f".{name}.parquet.partial"
+        frame.write_parquet(partial)
+        partial.replace(target)
+        written.append(target)
+    return written

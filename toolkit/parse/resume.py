@@ -1,0 +1,159 @@
+"""Layout `resume`: the experience section of a résumé, as exported to text.
+
+Shape: an "Experience" heading, then one entry per position: a block with the title (optionally a period
+line) and "- " bullets, followed by a block naming the organisation, written after its entry and optionally
+ending "supervised by Dr. X". After the last position come award titles with no heading, each optionally
+followed by its issuer. Blocks are separated by blank lines. Lines before the heading are kept in
+`unparsed_lines` (a résumé's contact header is not part of this layout).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+
+from toolkit.errors import RejectReason
+from toolkit.parse.document import Document, ParsedProfile, Reject, Row
+from toolkit.parse.fields import parse_period
+from toolkit.rules import ParsingRules
+
+LAYOUT = "resume"
+
+_HEADING = re.compile(r"^(?:work |professional )?experience:?$", re.IGNORECASE)
+_BULLET = re.compile("^[-\u2022*\u2013\u00b7\u25aa] ?")
+_SUPERVISED = re.compile(r"^(?P<org>.*?)[,;]? ?\bsupervised by:? (?P<supervisor>.+)$", re.IGNORECASE)
+
+
+def detect(lines: list[str]) -> int:
+    """3 when the first non-blank line is an experience heading; 1 when the heading is missing but the
+    document opens like an entry (a title, bullets, then a short organisation block); 0 otherwise."""
+    first = next((line for line in lines if line), "")
+    if _HEADING.match(first):
+        return 3
+    blocks = _blocks(lines[:200])
+    if len(blocks) < 2:
+        return 0
+    entry, organization = blocks[0], blocks[1]
+    opens_like_entry = (
+        len(entry) >= 2
+        and not _BULLET.match(entry[0])
+        and all(_BULLET.match(line) for line in entry[1:])
+        and len(organization) <= 2
+        and not any(_BULLET.match(line) for line in organization)
+    )
+    return 1 if opens_like_entry else 0
+
+
+def parse(doc: Document, rules: ParsingRules) -> ParsedProfile | Reject:
+    lines = doc.lines
+    heading = next((i for i, line in enumerate(lines) if _HEADING.match(line)), None)
+    parsed = ParsedProfile(profile={})
+    if heading is not None:
+        parsed.unparsed_lines.extend(line for line in lines[:heading] if line)
+        lines = lines[heading + 1 :]
+    reader = _Reader(parsed, rules)
+    for block in _blocks(lines):
+        reader.block(block)
+    reader.finish()
+    if not parsed.experience and not parsed.awards:
+        return Reject(doc.source, RejectReason.TRUNCATED, "an experience heading with no entry after it")
+    return parsed
+
+
+def _blocks(lines: list[str]) -> list[list[str]]:
+    blocks: list[list[str]] = [[]]
+    for line in lines:
+        if line:
+            blocks[-1].append(line)
+        elif blocks[-1]:
+            blocks.append([])
+    return [block for block in blocks if block]
+
+
+@dataclass
+class _Entry:
+    title_lines: list[str] = field(default_factory=list)
+    bullets: list[str] = field(default_factory=list)
+    organization: str | None = None
+    supervisor: str | None = None
+    start: dt.date | None = None
+    end: dt.date | None = None
+    has_org_block: bool = False
+
+
+class _Reader:
+    """Consumes blocks in order: positions and their organisations, then the trailing awards."""
+
+    def __init__(self, parsed: ParsedProfile, rules: ParsingRules) -> None:
+        self.parsed = parsed
+        keywords = "|".join(re.escape(word) for word in rules.award_keywords)
+        self.award_word = re.compile(rf"\b(?:{keywords})\b", re.IGNORECASE)
+        self.entries: list[_Entry] = []
+        self.in_awards = False
+        self.open_award: Row | None = None
+
+    def block(self, block: list[str]) -> None:
+        has_bullets = any(_BULLET.match(line) for line in block)
+        if not self.in_awards and has_bullets:
+            self.entries.append(self._position(block))
+        elif not self.in_awards and self.entries and not self.entries[-1].has_org_block:
+            if self.award_word.search(block[0]) and not _SUPERVISED.match(" ".join(block)):
+                self.in_awards = True
+                self._awards(block)
+            else:
+                self._organization(self.entries[-1], block)
+        elif not self.in_awards and not self.entries:
+            self.parsed.unparsed_lines.extend(block)
+        else:
+            self.in_awards = True
+            self._awards(block)
+
+    def _position(self, block: list[str]) -> _Entry:
+        entry = _Entry()
+        for line in block:
+            if _BULLET.match(line):
+                entry.bullets.append(_BULLET.sub("", line, count=1).strip())
+            elif entry.bullets:
+                entry.bullets[-1] = f"{entry.bullets[-1]} {line}"  # a bullet wrapped onto the next line
+            elif entry.start is None and (period := parse_period(line)):
+                entry.start, entry.end = period.start, period.end
+            else:
+                entry.title_lines.append(line)
+        return entry
+
+    def _organization(self, entry: _Entry, block: list[str]) -> None:
+        entry.has_org_block = True
+        kept = []
+        for line in block:
+            if entry.start is None and (period := parse_period(line)):
+                entry.start, entry.end = period.start, period.end
+            else:
+                kept.append(line)
+        text = " ".join(kept)
+        if match := _SUPERVISED.match(text):
+            text, entry.supervisor = match["org"], match["supervisor"].strip()
+        entry.organization = text.strip().rstrip(",;").strip() or None
+
+    def _awards(self, block: list[str]) -> None:
+        for line in block:
+            award = self.open_award
+            if award is not None and award["issuer"] is None and not self.award_word.search(line):
+                award["issuer"] = line
+            else:
+                self.open_award = {"title": line, "issuer": None}
+                self.parsed.awards.append(self.open_award)
+
+    def finish(self) -> None:
+        for position, entry in enumerate(self.entries, start=1):
+            self.parsed.experience.append(
+                {
+                    "position": position,
+                    "title": " ".join(entry.title_lines) or None,
+                    "organization": entry.organization,
+                    "supervisor": entry.supervisor,
+                    "bullets": entry.bullets,
+                    "start": entry.start,
+                    "end": entry.end,
+                }
+            )

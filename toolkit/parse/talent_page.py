@@ -1,0 +1,353 @@
+"""Layout `talent_page`: a developer's page scraped from a talent-search site.
+
+Shape, top to bottom (blank lines carry no meaning here):
+    name / headline ("Title at Employer") / location ("City, Region, Country")
+    "Summary", badge lines (emoji icons and labels), the bio (the last badge label glued to its start)
+    "N years of coding experience", "N years of employment ...", education lines, spoken languages
+    "Github Skills (N)" then "skill<score>" lines; "Programming languages (N)" then the same
+    "Github contributions (N)" then one block per repository: owner/name, period, description,
+    "Role in this project:" role, "<role>Contributions:N commits in ...", "Contributions summary:...",
+    and the glued tags.
+Declared counts are kept as written even when fewer items follow (pages truncate lists).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+
+from toolkit.errors import RejectReason
+from toolkit.parse.document import Document, ParsedProfile, Reject, Row
+from toolkit.parse.fields import (
+    looks_like_tags,
+    parse_commit_stats,
+    parse_period,
+    split_score,
+    split_tags,
+)
+from toolkit.rules import ParsingRules
+
+LAYOUT = "talent_page"
+
+_SUMMARY = "summary"
+_CODING = re.compile(r"^(?P<n>\d+)\+? years? of coding experience$", re.IGNORECASE)
+_EMPLOYMENT = re.compile(r"^(?P<n>\d+)\+? years? of employment\b.*$", re.IGNORECASE)
+_SECTION = re.compile(
+    r"^(?P<section>github skills|programming languages|github contributions)(?: ?\((?P<n>\d+)\))?$",
+    re.IGNORECASE,
+)
+_SECTION_KIND = {
+    "github skills": "github_skill",
+    "programming languages": "programming_language",
+    "github contributions": "contributions",
+}
+_REPOSITORY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+$")
+_ROLE = re.compile(r"^role in this project ?:(?P<role>.*)$", re.IGNORECASE)
+_STATS = re.compile(r"^(?P<role>.*?)contributions ?:(?P<stats>.*)$", re.IGNORECASE)
+_CONTRIBUTION_SUMMARY = re.compile(r"^contributions summary ?:(?P<text>.*)$", re.IGNORECASE)
+_DEGREE = re.compile(
+    r"\b(bachelor|master|doctor|ph\.? ?d|b\.? ?sc?|m\.? ?sc?|b\.? ?a|m\.? ?a|b\.? ?e|m\.? ?e"
+    r"|b\.? ?tech|m\.? ?tech|mba|associate|diploma|degree|licen[cs]e|engineer's)\b",
+    re.IGNORECASE,
+)
+_MARKERS = (
+    re.compile(r"^summary$", re.IGNORECASE),
+    _CODING,
+    _EMPLOYMENT,
+    _SECTION,
+    _ROLE,
+    _CONTRIBUTION_SUMMARY,
+)
+_BADGE_LINE_MAX = 40
+_GLUED_BADGE_MAX = 40
+
+
+def detect(lines: list[str]) -> int:
+    """How many of the page's fixed markers the document holds (0: not this layout)."""
+    found = set()
+    for line in lines:
+        for index, marker in enumerate(_MARKERS):
+            if marker.match(line):
+                found.add(index)
+    return len(found)
+
+
+def parse(doc: Document, rules: ParsingRules) -> ParsedProfile | Reject:
+    lines = [line for line in doc.lines if line]
+    header_end = next((i for i, line in enumerate(lines) if _is_marker(line)), len(lines))
+    header = lines[:header_end]
+    if not header:
+        return Reject(doc.source, RejectReason.TRUNCATED, "the page starts without a name")
+    parsed = ParsedProfile(profile=_profile_header(header))
+    _Body(parsed, rules).read(lines[header_end:])
+    return parsed
+
+
+def _is_marker(line: str) -> bool:
+    return any(marker.match(line) for marker in _MARKERS)
+
+
+def _profile_header(header: list[str]) -> Row:
+    name, rest = header[0], header[1:]
+    headline = location = None
+    if len(rest) == 1:
+        if _looks_like_location(rest[0]):
+            location = rest[0]
+        else:
+            headline = rest[0]
+    elif rest:
+        headline, location = rest[0], rest[1]
+    title, employer = _split_headline(headline)
+    city, region, country = _split_location(location)
+    return {
+        "name": name,
+        "headline": headline,
+        "title": title,
+        "employer": employer,
+        "location": location,
+        "city": city,
+        "region": region,
+        "country": country,
+        "_extra_header": rest[2:],
+    }
+
+
+def _looks_like_location(line: str) -> bool:
+    parts = line.split(", ")
+    return 2 <= len(parts) <= 3 and " at " not in line and not any(ch.isdigit() for ch in line)
+
+
+def _split_headline(headline: str | None) -> tuple[str | None, str | None]:
+    if headline is None:
+        return None, None
+    for separator in (" at ", " @ "):
+        title, found, employer = headline.rpartition(separator)
+        if found and title and employer:
+            return title, employer
+    return headline, None
+
+
+def _split_location(location: str | None) -> tuple[str | None, str | None, str | None]:
+    """'City, Region, Country' / 'City, Country' / 'Country'. Longer lists keep their middle in region."""
+    if location is None:
+        return None, None, None
+    parts = [part.strip() for part in location.split(",") if part.strip()]
+    if len(parts) == 1:
+        return None, None, parts[0]
+    if len(parts) == 2:
+        return parts[0], None, parts[1]
+    return parts[0], ", ".join(parts[1:-1]), parts[-1]
+
+
+def _is_emoji(char: str) -> bool:
+    return unicodedata.category(char) in ("So", "Sk") or char in "\u200d\ufe0f"
+
+
+def _badge_labels(line: str) -> list[str]:
+    """'Senior🎓' -> ['Senior']; '👤' -> []. Icons separate labels."""
+    labels: list[str] = []
+    current: list[str] = []
+    for char in line:
+        if _is_emoji(char):
+            labels.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    labels.append("".join(current))
+    return [label.strip() for label in labels if label.strip()]
+
+
+class _Body:
+    """Reads the lines after the header, section by section, into `parsed`."""
+
+    def __init__(self, parsed: ParsedProfile, rules: ParsingRules) -> None:
+        self.parsed = parsed
+        self.rules = rules
+        self.profile = parsed.profile
+        self.profile.update(
+            summary=None,
+            badges=[],
+            coding_years=None,
+            employment_years=None,
+            spoken_languages=[],
+            declared_skills=None,
+            declared_programming_languages=None,
+            declared_contributions=None,
+        )
+        parsed.unparsed_lines.extend(self.profile.pop("_extra_header"))
+        self.badges_lower = {badge.lower(): badge for badge in rules.badges}
+
+    def read(self, lines: list[str]) -> None:
+        sections = list(self._split_sections(lines))
+        for kind, declared, body in sections:
+            if kind == _SUMMARY:
+                self._summary(body)
+            elif kind == "facts":
+                self._facts(body)
+            elif kind == "contributions":
+                self.profile["declared_contributions"] = declared
+                self._contributions(body)
+            else:
+                key = "declared_skills" if kind == "github_skill" else "declared_programming_languages"
+                self.profile[key] = declared
+                self._skills(kind, body)
+
+    def _split_sections(self, lines: list[str]) -> Iterator[tuple[str, int | None, list[str]]]:
+        kind, declared, body = "facts", None, []
+        for line in lines:
+            section = _SECTION.match(line)
+            if line.lower() == _SUMMARY:
+                next_kind: str | None = _SUMMARY
+            elif section:
+                next_kind = _SECTION_KIND[section["section"].lower()]
+            elif kind == _SUMMARY and (_CODING.match(line) or _EMPLOYMENT.match(line)):
+                next_kind = "facts"
+            else:
+                next_kind = None
+            if next_kind is None:
+                body.append(line)
+                continue
+            if body or kind != "facts":
+                yield kind, declared, body
+            kind, body = next_kind, [] if next_kind != "facts" else [line]
+            declared = int(section["n"]) if section and section["n"] else None
+        if body or kind != "facts":
+            yield kind, declared, body
+
+    def _summary(self, body: list[str]) -> None:
+        badges: list[str] = []
+        start = 0
+        while start < len(body) and self._is_badge_line(body[start]):
+            badges.extend(_badge_labels(body[start]))
+            start += 1
+        bio = " ".join(body[start:])
+        glued, bio = self._cut_glued_badges(bio)
+        self.profile["badges"] = badges + glued
+        self.profile["summary"] = bio or None
+
+    def _is_badge_line(self, line: str) -> bool:
+        if line.lower() in self.badges_lower:
+            return True
+        return any(_is_emoji(ch) for ch in line) and len(line) <= _BADGE_LINE_MAX
+
+    def _cut_glued_badges(self, bio: str) -> tuple[list[str], str]:
+        """'Top SchoolAda Byron is ...' -> (['Top School'], 'Ada Byron is ...')."""
+        cut: list[str] = []
+        progress = True
+        while progress and bio:
+            progress = False
+            for lower, badge in self.badges_lower.items():
+                if bio.lower().startswith(lower) and len(bio) > len(lower) and bio[len(lower)].isupper():
+                    cut.append(badge)
+                    bio = bio[len(lower) :]
+                    progress = True
+                    break
+        name = self.profile["name"]
+        if name:
+            at = bio.casefold().find(name.casefold())
+            if 0 < at <= _GLUED_BADGE_MAX and not bio[at - 1].isspace():
+                prefix = bio[:at].strip()
+                if prefix and "." not in prefix:
+                    cut.append(prefix)
+                    bio = bio[at:]
+        return cut, bio.strip()
+
+    def _facts(self, body: list[str]) -> None:
+        for line in body:
+            if match := _CODING.match(line):
+                self.profile["coding_years"] = int(match["n"])
+            elif match := _EMPLOYMENT.match(line):
+                self.profile["employment_years"] = int(match["n"])
+            elif _DEGREE.search(line) or " at " in line:
+                self.parsed.education.append(_education(line))
+            elif languages := self._spoken_languages(line):
+                self.profile["spoken_languages"] = languages
+            else:
+                self.parsed.unparsed_lines.append(line)
+
+    def _spoken_languages(self, line: str) -> list[str] | None:
+        items = [item.strip() for item in line.split(",") if item.strip()]
+        known = sum(1 for item in items if item.lower() in self.rules.spoken_languages)
+        return items if items and 2 * known >= len(items) else None
+
+    def _skills(self, kind: str, body: list[str]) -> None:
+        for line in body:
+            skill, score = split_score(line, self.rules.technical_terms)
+            self.parsed.skills.append({"kind": kind, "skill": skill, "score": score})
+
+    def _contributions(self, body: list[str]) -> None:
+        vocabulary = self.rules.technical_terms | {row["skill"].lower() for row in self.parsed.skills}
+        block: list[str] = []
+        for index, line in enumerate(body):
+            following = body[index + 1] if index + 1 < len(body) else None
+            if _REPOSITORY.match(line) and (
+                following is None or parse_period(following) or _ROLE.match(following) or not block
+            ):
+                if block:
+                    self._contribution(block, vocabulary)
+                block = [line]
+            elif block:
+                block.append(line)
+            else:
+                self.parsed.unparsed_lines.append(line)
+        if block:
+            self._contribution(block, vocabulary)
+
+    def _contribution(self, block: list[str], vocabulary: frozenset[str]) -> None:
+        row: Row = {
+            "repository": block[0],
+            "description": None,
+            "start": None,
+            "end": None,
+            "role": None,
+            "commits": None,
+            "duration_months": None,
+            "summary": None,
+            "tags": [],
+        }
+        description: list[str] = []
+        summary: list[str] | None = None
+        expecting_role = False
+        for line in block[1:]:
+            if row["start"] is None and not description and (period := parse_period(line)):
+                row["start"], row["end"] = period.start, period.end
+            elif match := _ROLE.match(line):
+                row["role"] = match["role"].strip() or None
+                expecting_role = row["role"] is None
+            elif match := _CONTRIBUTION_SUMMARY.match(line):
+                summary = [match["text"].strip()] if match["text"].strip() else []
+            elif (match := _STATS.match(line)) and (stats := parse_commit_stats(match["stats"])):
+                row["commits"], row["duration_months"] = stats.commits, stats.duration_months
+                glued_role = match["role"].strip()
+                if row["role"] is None:
+                    row["role"] = glued_role or None
+                elif glued_role and glued_role != row["role"]:
+                    self.parsed.unparsed_lines.append(line)
+                expecting_role = False
+            elif expecting_role:
+                row["role"], expecting_role = line, False
+            elif summary is not None and looks_like_tags(line):
+                row["tags"] = row["tags"] + split_tags(line, vocabulary)
+            elif summary is not None:
+                summary.append(line)
+            elif row["role"] is None and row["commits"] is None:
+                description.append(line)
+            else:
+                self.parsed.unparsed_lines.append(line)
+        row["description"] = " ".join(description) or None
+        row["summary"] = " ".join(summary) if summary else None
+        self.parsed.contributions.append(row)
+
+
+def _education(line: str) -> Row:
+    """'Degree, Field at Institution', kept as written (a degree written twice stays in `field`)."""
+    studies, found, institution = line.rpartition(" at ")
+    if not found:
+        studies, institution = line, ""
+    degree, _, field = studies.partition(", ")
+    return {
+        "degree": degree.strip() or None,
+        "field": field.strip() or None,
+        "institution": institution or None,
+    }

@@ -1,0 +1,24 @@
+"""Text normalization shared by every stage: NFC, one kind of space, no invisible characters."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Python's \s on str already covers NBSP, the U+2000 block, narrow NBSP, ideographic space, line separators.
+_WHITESPACE = re.compile(r"\s+")
+# Invisible characters that scraped pages leave inside words; ZWJ/ZWNJ are kept (scripts and emoji need them).
+_INVISIBLE = re.compile("[\u200b\u2060\ufeff\u00ad]")
+
+
+def clean(text: str) -> str:
+    """NFC-normalize, drop invisible characters, fold every run of white space to one space, and strip."""
+    if text.isascii():
+        return " ".join(text.split())
+    text = unicodedata.normalize("NFC", _INVISIBLE.sub("", text))
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def clean_lines(text: str) -> list[str]:
+    """Split on any line ending, then `clean` each line. Blank lines stay (as "") because layouts use them."""
+    return [clean(line) for line in text.splitlines()]

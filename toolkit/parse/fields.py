@@ -130,7 +130,8 @@ def split_tags(glued: str, vocabulary: Collection[str], max_term: int = 40) -> l
     """Split glued tags against a vocabulary: 'aideep-learningpython' -> ['ai', 'deep-learning', 'python'].
 
     Dynamic programming picks the split that leaves the fewest characters unexplained, then uses the fewest
-    pieces. Each unexplained run is kept as one tag of its own, so no text is lost.
+    pieces. Each unexplained run is kept as one tag of its own, so no text is lost. One-letter terms ("c",
+    "r") are not used as pieces: they would cut every unknown tag that holds the letter.
     """
     n = len(glued)
     # best[i] = (unexplained chars, pieces, previous cut, piece is known) for glued[:i]
@@ -138,7 +139,7 @@ def split_tags(glued: str, vocabulary: Collection[str], max_term: int = 40) -> l
     for end in range(1, n + 1):
         for start in range(max(0, end - max_term), end):
             unexplained, pieces, _, _ = best[start]
-            if glued[start:end] in vocabulary:
+            if end - start > 1 and glued[start:end] in vocabulary:
                 candidate = (unexplained, pieces + 1, start, True)
             else:
                 candidate = (unexplained + end - start, pieces + 1, start, False)

@@ -59,6 +59,7 @@ _MARKERS = (
     _ROLE,
     _CONTRIBUTION_SUMMARY,
 )
+_LANGUAGE_NAME = re.compile(r"^[^\W\d_][^\W\d_'-]*(?:[ -][^\W\d_][^\W\d_'-]*)?$")
 _BADGE_LINE_MAX = 40
 _GLUED_BADGE_MAX = 40
 
@@ -254,22 +255,28 @@ class _Body:
         return cut, bio.strip()
 
     def _facts(self, body: list[str]) -> None:
-        for line in body:
+        for index, line in enumerate(body):
             if match := _CODING.match(line):
                 self.profile["coding_years"] = int(match["n"])
             elif match := _EMPLOYMENT.match(line):
                 self.profile["employment_years"] = int(match["n"])
             elif _DEGREE.search(line) or " at " in line:
                 self.parsed.education.append(_education(line))
-            elif languages := self._spoken_languages(line):
+            elif languages := self._spoken_languages(line, last=index == len(body) - 1):
                 self.profile["spoken_languages"] = languages
             else:
                 self.parsed.unparsed_lines.append(line)
 
-    def _spoken_languages(self, line: str) -> list[str] | None:
+    def _spoken_languages(self, line: str, last: bool) -> list[str] | None:
+        """A list of language names: at least half of them known, or, on the line just before the skills
+        (where the page puts languages), every item one or two capitalised words."""
         items = [item.strip() for item in line.split(",") if item.strip()]
+        if not items:
+            return None
         known = sum(1 for item in items if item.lower() in self.rules.spoken_languages)
-        return items if items and 2 * known >= len(items) else None
+        if 2 * known >= len(items) or (last and all(_LANGUAGE_NAME.match(item) for item in items)):
+            return items
+        return None
 
     def _skills(self, kind: str, body: list[str]) -> None:
         for line in body:

@@ -111,7 +111,7 @@ def split_score(line: str, vocabulary: Collection[str]) -> tuple[str, int | None
     ('web310' gives 'web3', 10; a known 'foo1' then '0' gives 'foo1', 0). No trailing digit: score None.
     """
     match = _SCORE.match(line)
-    if match is None or not match["skill"].strip():
+    if match is None or not any(char.isalpha() for char in match["skill"]):
         return line, None
     skill, score = match["skill"], int(match["score"])
     if score == 10:

@@ -59,6 +59,10 @@ _MARKERS = (
     _ROLE,
     _CONTRIBUTION_SUMMARY,
 )
+_DEGREE_LINE = re.compile(
+    r"^(?:bachelor|master|doctor|associate|diploma|ph\.? ?d|mba|b\.? ?sc?|m\.? ?sc?)\b.{0,200} at .{1,120}$",
+    re.IGNORECASE,
+)
 _LANGUAGE_NAME = re.compile(r"^[^\W\d_][^\W\d_'-]*(?:[ -][^\W\d_][^\W\d_'-]*)?$")
 _BADGE_LINE_MAX = 40
 _GLUED_BADGE_MAX = 40
@@ -202,7 +206,7 @@ class _Body:
                 next_kind: str | None = _SUMMARY
             elif section:
                 next_kind = _SECTION_KIND[section["section"].lower()]
-            elif kind == _SUMMARY and (_CODING.match(line) or _EMPLOYMENT.match(line)):
+            elif kind == _SUMMARY and self._ends_summary(line):
                 next_kind = "facts"
             else:
                 next_kind = None
@@ -215,6 +219,13 @@ class _Body:
             declared = int(section["n"]) if section and section["n"] else None
         if body or kind != "facts":
             yield kind, declared, body
+
+    def _ends_summary(self, line: str) -> bool:
+        """The first fact line after the bio: years, a degree line, or a list of known languages."""
+        if _CODING.match(line) or _EMPLOYMENT.match(line) or _DEGREE_LINE.match(line):
+            return True
+        items = [item.strip().lower() for item in line.split(",")]
+        return all(item in self.rules.spoken_languages for item in items)
 
     def _summary(self, body: list[str]) -> None:
         badges: list[str] = []
@@ -233,26 +244,44 @@ class _Body:
         return any(_is_emoji(ch) for ch in line) and len(line) <= _BADGE_LINE_MAX
 
     def _cut_glued_badges(self, bio: str) -> tuple[list[str], str]:
-        """'Top SchoolAda Byron is ...' -> (['Top School'], 'Ada Byron is ...')."""
-        cut: list[str] = []
-        progress = True
-        while progress and bio:
-            progress = False
-            for lower, badge in self.badges_lower.items():
-                if bio.lower().startswith(lower) and len(bio) > len(lower) and bio[len(lower)].isupper():
-                    cut.append(badge)
-                    bio = bio[len(lower) :]
-                    progress = True
-                    break
+        """'Top SchoolAda Byron is ...' -> (['Top School'], 'Ada Byron is ...').
+
+        Badge text ends where the person's name starts (when the bio opens with it, within a few words),
+        or else after the known badge labels glued to the start of the bio.
+        """
         name = self.profile["name"]
         if name:
-            at = bio.casefold().find(name.casefold())
-            if 0 < at <= _GLUED_BADGE_MAX and not bio[at - 1].isspace():
-                prefix = bio[:at].strip()
-                if prefix and "." not in prefix:
-                    cut.append(prefix)
-                    bio = bio[at:]
-        return cut, bio.strip()
+            at = bio.casefold().find(name.casefold(), 0, _GLUED_BADGE_MAX + len(name))
+            if 0 < at <= _GLUED_BADGE_MAX and not bio[at - 1].isspace() and "." not in bio[:at]:
+                return self._split_badge_text(bio[:at]), bio[at:].strip()
+        cut: list[str] = []
+        while True:
+            rest = bio.lstrip("".join(ch for ch in bio[:4] if _is_emoji(ch)))
+            label = self._known_label_at_start(rest)
+            if label is None:
+                return cut, bio.strip()
+            cut.append(self.badges_lower[label.lower()])
+            bio = rest[len(label) :]
+
+    def _known_label_at_start(self, text: str) -> str | None:
+        """A known badge label glued to what follows (the next character is a capital or an icon)."""
+        for lower in self.badges_lower:
+            if text.lower().startswith(lower) and len(text) > len(lower):
+                following = text[len(lower)]
+                if following.isupper() or _is_emoji(following):
+                    return text[: len(lower)]
+        return None
+
+    def _split_badge_text(self, text: str) -> list[str]:
+        """'👤SeniorTop School' -> ['Senior', 'Top School']: icons separate labels, known labels split."""
+        labels = []
+        for piece in _badge_labels(text):
+            while (label := self._known_label_at_start(piece)) is not None:
+                labels.append(self.badges_lower[label.lower()])
+                piece = piece[len(label) :]
+            if piece.strip():
+                labels.append(piece.strip())
+        return labels
 
     def _facts(self, body: list[str]) -> None:
         for index, line in enumerate(body):

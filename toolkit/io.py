@@ -11,6 +11,9 @@ from toolkit.errors import RejectReason
 from toolkit.model import ProfileSet
 
 
+_NOT_REGULAR = "not a regular file or folder"
+
+
 @dataclass(frozen=True, slots=True)
 class InputFile:
     """A file to parse. `source` is the path as the user gave it (or as found under a given folder)."""
@@ -52,12 +55,17 @@ def discover(inputs: Iterable[str]) -> list[InputFile | ReadFailure]:
             for root, dirs, files in os.walk(path, onerror=lambda exc: found.append(_walk_failure(exc))):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 for name in sorted(files):
-                    if not name.startswith("."):
-                        add(os.path.join(root, name), Path(root, name))
+                    if name.startswith("."):
+                        continue
+                    source, found_path = os.path.join(root, name), Path(root, name)
+                    if found_path.is_file():
+                        add(source, found_path)
+                    else:  # a FIFO, socket or device would block or never end
+                        found.append(ReadFailure(source, RejectReason.UNREADABLE, _NOT_REGULAR))
         elif path.is_file():
             add(given, path)
         elif path.exists() or path.is_symlink():
-            found.append(ReadFailure(given, RejectReason.UNREADABLE, "not a regular file or folder"))
+            found.append(ReadFailure(given, RejectReason.UNREADABLE, _NOT_REGULAR))
         else:
             found.append(ReadFailure(given, RejectReason.UNREADABLE, "no such file or folder"))
     return found

@@ -14,32 +14,119 @@ from dataclasses import dataclass, field
 from typing import Any
 
 FIRST_NAMES = [
-    "Maria", "Júlia", "Amara", "Kenji", "Sofia", "Mateus", "Ingrid", "Rahul", "Leila", "Tomasz", "Chloé",
-    "Oluwaseun", "Mei", "Björn", "Ana", "Dmitri", "Priya", "Lucas", "Yara", "Hannah", "Ezra", "Nadia",
-    "Kwame", "Élodie", "Santiago", "Aiko", "Farid", "Greta", "Jonas", "Imani", "Rosa", "Tariq", "Linnea",
-    "Abigaíl", "Wen", "Zoltán", "Niamh", "Iker", "Selin", "Mateo",
+    "Maria",
+    "Júlia",
+    "Amara",
+    "Kenji",
+    "Sofia",
+    "Mateus",
+    "Ingrid",
+    "Rahul",
+    "Leila",
+    "Tomasz",
+    "Chloé",
+    "Oluwaseun",
+    "Mei",
+    "Björn",
+    "Ana",
+    "Dmitri",
+    "Priya",
+    "Lucas",
+    "Yara",
+    "Hannah",
+    "Ezra",
+    "Nadia",
+    "Kwame",
+    "Élodie",
+    "Santiago",
+    "Aiko",
+    "Farid",
+    "Greta",
+    "Jonas",
+    "Imani",
+    "Rosa",
+    "Tariq",
+    "Linnea",
+    "Abigaíl",
+    "Wen",
+    "Zoltán",
+    "Niamh",
+    "Iker",
+    "Selin",
+    "Mateo",
 ]
 LAST_NAMES = [
-    "da Mata", "Okafor", "Lindqvist", "Moreau", "Tanaka", "Kowalczyk", "Haddad", "Ferreira", "Nakamura",
-    "van den Hoek", "Perea", "Osei", "Novák", "Iyer", "Castellanos", "Brennan", "Schäfer", "Yilmaz", "Dubois",
-    "Mensah", "Sørensen", "Quintero", "Abernathy", "Petrović", "Ueda", "Marchetti", "Oyelaran", "Halvorsen",
-    "Arslan", "de la Cruz", "Kiriakou", "Wójcik", "Achterberg", "Fonseca",
+    "da Mata",
+    "Okafor",
+    "Lindqvist",
+    "Moreau",
+    "Tanaka",
+    "Kowalczyk",
+    "Haddad",
+    "Ferreira",
+    "Nakamura",
+    "van den Hoek",
+    "Perea",
+    "Osei",
+    "Novák",
+    "Iyer",
+    "Castellanos",
+    "Brennan",
+    "Schäfer",
+    "Yilmaz",
+    "Dubois",
+    "Mensah",
+    "Sørensen",
+    "Quintero",
+    "Abernathy",
+    "Petrović",
+    "Ueda",
+    "Marchetti",
+    "Oyelaran",
+    "Halvorsen",
+    "Arslan",
+    "de la Cruz",
+    "Kiriakou",
+    "Wójcik",
+    "Achterberg",
+    "Fonseca",
 ]
 SPACES = ["\u00a0", "\u2009", "\u202f", " ", "  "]
 TITLES = [
-    "Senior Software Engineer", "Staff Engineer", "Machine Learning Engineer", "Backend Developer",
-    "Principal Engineer", "Data Engineer", "Compiler Engineer", "Site Reliability Engineer",
-    "Research Scientist", "Engineering Manager",
+    "Senior Software Engineer",
+    "Staff Engineer",
+    "Machine Learning Engineer",
+    "Backend Developer",
+    "Principal Engineer",
+    "Data Engineer",
+    "Compiler Engineer",
+    "Site Reliability Engineer",
+    "Research Scientist",
+    "Engineering Manager",
 ]
 EMPLOYERS = [
-    "Northwind Labs", "Blue Heron Systems", "Quillfeather", "Tessellate AI", "Orbital Freight",
-    "Kestrel Compute", "Marigold Health", "Ironbark Data", "Lumen Robotics", "Cobalt Harbor",
+    "Northwind Labs",
+    "Blue Heron Systems",
+    "Quillfeather",
+    "Tessellate AI",
+    "Orbital Freight",
+    "Kestrel Compute",
+    "Marigold Health",
+    "Ironbark Data",
+    "Lumen Robotics",
+    "Cobalt Harbor",
 ]
 LOCATIONS = [
-    ("Lisbon", None, "Portugal"), ("Austin", "Texas", "United States"), ("Osaka", None, "Japan"),
-    ("Toronto", "Ontario", "Canada"), ("Kraków", None, "Poland"), ("Accra", None, "Ghana"),
-    ("Bengaluru", "Karnataka", "India"), ("Porto Alegre", "Rio Grande do Sul", "Brazil"),
-    ("Utrecht", None, "Netherlands"), ("Seattle", "Washington", "United States"),
+    ("Lisbon", None, "Portugal"),
+    ("Austin", "Texas", "United States"),
+    ("Osaka", None, "Japan"),
+    ("Toronto", "Ontario", "Canada"),
+    ("Kraków", None, "Poland"),
+    ("Accra", None, "Ghana"),
+    ("Bengaluru", "Karnataka", "India"),
+    ("Porto Alegre", "Rio Grande do Sul", "Brazil"),
+    ("Utrecht", None, "Netherlands"),
+    ("Seattle", "Washington", "United States"),
 ]
 BADGES = [("👤", "Senior"), ("🎓", "Top School"), ("🏢", "Top Company"), ("🌱", "Open Source Contributor")]
 DEGREES = [
@@ -49,19 +136,56 @@ DEGREES = [
     ("Master of Engineering (M.Eng.)", "Software Engineering"),
 ]
 INSTITUTIONS = [
-    "Universidade Nova de Lisboa", "Kyoto Institute of Technology", "University of Waterloo",
-    "AGH University of Krakow", "Indian Institute of Science", "Delft University of Technology",
+    "Universidade Nova de Lisboa",
+    "Kyoto Institute of Technology",
+    "University of Waterloo",
+    "AGH University of Krakow",
+    "Indian Institute of Science",
+    "Delft University of Technology",
 ]
 LANGUAGES = ["English", "Portuguese", "Japanese", "Polish", "Hindi", "Dutch", "Spanish", "Twi", "Mandarin"]
 SKILLS = [
-    "python", "rust", "go", "kubernetes", "tensorflow", "pytorch", "compiler", "machine-learning",
-    "linear-algebra", "algorithms", "docker", "postgresql", "kafka", "distributed-systems", "cuda",
-    "llvm", "mlir", "numpy", "code-optimization", "build-system", "python3", "c-language",
+    "python",
+    "rust",
+    "go",
+    "kubernetes",
+    "tensorflow",
+    "pytorch",
+    "compiler",
+    "machine-learning",
+    "linear-algebra",
+    "algorithms",
+    "docker",
+    "postgresql",
+    "kafka",
+    "distributed-systems",
+    "cuda",
+    "llvm",
+    "mlir",
+    "numpy",
+    "code-optimization",
+    "build-system",
+    "python3",
+    "c-language",
 ]
 PROGRAMMING_LANGUAGES = ["python", "rust", "go", "java", "typescript", "scala", "kotlin", "julia"]
 TAGS = [
-    "ai", "deep-learning", "tensorflow", "machine-learning", "python", "compiler", "kubernetes", "docker",
-    "gpu", "rust", "database", "distributed-systems", "kafka", "llvm", "mlir", "numpy",
+    "ai",
+    "deep-learning",
+    "tensorflow",
+    "machine-learning",
+    "python",
+    "compiler",
+    "kubernetes",
+    "docker",
+    "gpu",
+    "rust",
+    "database",
+    "distributed-systems",
+    "kafka",
+    "llvm",
+    "mlir",
+    "numpy",
 ]
 UNKNOWN_TAGS = ["quokkaflow", "zephyrdb"]
 ROLES = ["Back-end Developer", "Front-end Developer", "Maintainer", "Core Contributor", "ML Engineer"]
@@ -82,12 +206,20 @@ BULLETS = [
     "Published two papers on sparse linear algebra for GPUs.",
 ]
 POSITIONS = [
-    "Principal Research Engineer", "Senior Staff Engineer and Team Lead", "Research Assistant",
-    "Software Engineer", "Intern", "Undergraduate Research Assistant",
+    "Principal Research Engineer",
+    "Senior Staff Engineer and Team Lead",
+    "Research Assistant",
+    "Software Engineer",
+    "Intern",
+    "Undergraduate Research Assistant",
 ]
 ORGANIZATIONS = [
-    "Northwind Labs", "Blue Heron Systems, Applied AI", "Parallel Systems Lab., Lakeside University",
-    "Kestrel Compute", "Vision Group at Hillcrest Institute", "Quillfeather Research",
+    "Northwind Labs",
+    "Blue Heron Systems, Applied AI",
+    "Parallel Systems Lab., Lakeside University",
+    "Kestrel Compute",
+    "Vision Group at Hillcrest Institute",
+    "Quillfeather Research",
 ]
 AWARDS = [
     ("Marlow Endowed Fellowship", "School of Engineering, Lakeside University"),
@@ -137,17 +269,17 @@ def _duration_text(months: int) -> str:
 
 
 def talent_page(rng: random.Random) -> Generated:
-    first, last, name = _person(rng)
+    first, _, name = _person(rng)
     title, employer = rng.choice(TITLES), rng.choice(EMPLOYERS)
     city, region, country = rng.choice(LOCATIONS)
     location = ", ".join(part for part in (city, region, country) if part)
     badges = rng.sample(BADGES, rng.randint(1, 3))
     coding, employment = rng.randint(3, 25), rng.randint(1, 20)
-    colleague = " ".join(_person(rng)[2].split())
+    colleague = _person(rng)[2]
     bio = (
         f"{name} is a {title} in {city} with {coding} years of experience building compilers and data "
-        f"platforms. At {employer} {first} works with {colleague} on GPU scheduling, and {first}'s open-source "
-        "work on XLA, Kubernetes and Kafka shows a knack for performance."
+        f"platforms. At {employer} {first} works with {colleague} on GPU scheduling, and {first}'s "
+        "open-source work on XLA, Kubernetes and Kafka shows a knack for performance."
     )
     degree, field_ = rng.choice(DEGREES)
     institution = rng.choice(INSTITUTIONS)
@@ -157,7 +289,9 @@ def talent_page(rng: random.Random) -> Generated:
     skills = [(skill, rng.randint(5, 10)) for skill in rng.sample(SKILLS, rng.randint(3, 12))]
     skills.sort(key=lambda item: -item[1])
     declared_skills = len(skills) + rng.choice([0, 0, 2, 3])
-    programming = [(lang, rng.randint(5, 10)) for lang in rng.sample(PROGRAMMING_LANGUAGES, rng.randint(0, 3))]
+    programming = [
+        (lang, rng.randint(5, 10)) for lang in rng.sample(PROGRAMMING_LANGUAGES, rng.randint(0, 3))
+    ]
     declared_programming = len(programming) + rng.choice([0, 1, 4])
     repositories = rng.sample(REPOSITORIES, rng.randint(1, 3))
     declared_contributions = len(repositories) + rng.choice([0, 0, 3])
@@ -184,7 +318,9 @@ def talent_page(rng: random.Random) -> Generated:
     for repository, description in repositories:
         start_text, start = _month(rng, 2014, 2020)
         end_year = start.year + rng.randint(0, 3)
-        end = dt.date(end_year, rng.randint(1, 12) if end_year > start.year else rng.randint(start.month, 12), 1)
+        end = dt.date(
+            end_year, rng.randint(1, 12) if end_year > start.year else rng.randint(start.month, 12), 1
+        )
         months = _months_between(start, end)
         role, commits = rng.choice(ROLES), rng.randint(1, 400)
         tags = rng.sample(TAGS, rng.randint(1, 4))
@@ -258,7 +394,7 @@ def resume(rng: random.Random) -> Generated:
     organizations = rng.sample(ORGANIZATIONS, len(positions))
     for position, (title, organization) in enumerate(zip(positions, organizations, strict=True), start=1):
         bullets = rng.sample(BULLETS, rng.randint(1, 4))
-        supervisor = f"Dr. {' '.join(_person(rng)[2].split())}" if rng.random() < 0.3 else None
+        supervisor = f"Dr. {_person(rng)[2]}" if rng.random() < 0.3 else None
         lines.append(title)
         lines += [f"- {bullet}" for bullet in bullets]
         lines.append("")

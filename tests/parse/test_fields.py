@@ -29,7 +29,7 @@ VOCABULARY = frozenset(
     [
         ("Aug 2019 - Oct 2020", Period(dt.date(2019, 8, 1), dt.date(2020, 10, 1))),
         ("August 2019 - October 2020", Period(dt.date(2019, 8, 1), dt.date(2020, 10, 1))),
-        ("Sept. 2018 – Jan 2019", Period(dt.date(2018, 9, 1), dt.date(2019, 1, 1))),
+        ("Sept. 2018 \u2013 Jan 2019", Period(dt.date(2018, 9, 1), dt.date(2019, 1, 1))),
         ("Aug 2019-Oct 2020", Period(dt.date(2019, 8, 1), dt.date(2020, 10, 1))),
         ("Mar 2021 - Present", Period(dt.date(2021, 3, 1), None)),
         ("Mar 2021 - now", Period(dt.date(2021, 3, 1), None)),

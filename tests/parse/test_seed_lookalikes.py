@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import Any
 
 from tests.parse.helpers import parse_text, profile_view
 from toolkit.rules import ParsingRules
@@ -11,7 +12,7 @@ from toolkit.rules import ParsingRules
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 
 
-def _parse(name: str, rules: ParsingRules) -> dict[str, object]:
+def _parse(name: str, rules: ParsingRules) -> dict[str, Any]:
     parsed = parse_text((FIXTURES / name).read_bytes(), rules, source=name)
     assert isinstance(parsed, dict), parsed
     return parsed
@@ -19,7 +20,7 @@ def _parse(name: str, rules: ParsingRules) -> dict[str, object]:
 
 def test_talent_page_lookalike(rules: ParsingRules) -> None:
     parsed = _parse("talent_page_lookalike.txt", rules)
-    profile = profile_view(parsed)  # type: ignore[arg-type]
+    profile = profile_view(parsed)
     summary = profile.pop("summary")
     assert profile == {
         "layout": "talent_page",
@@ -60,7 +61,7 @@ def test_talent_page_lookalike(rules: ParsingRules) -> None:
             ("code-optimization", 8),
         ]
     ]
-    first, second = parsed["contributions"]  # type: ignore[misc]
+    first, second = parsed["contributions"]
     assert first == {
         "repository": "tessellate-ai/tessera",
         "description": "Tessera is a tensor compiler for heterogeneous accelerators. "
@@ -90,10 +91,10 @@ def test_talent_page_lookalike(rules: ParsingRules) -> None:
 
 def test_resume_lookalike(rules: ParsingRules) -> None:
     parsed = _parse("resume_lookalike.txt", rules)
-    assert profile_view(parsed)["layout"] == "resume"  # type: ignore[arg-type]
+    assert profile_view(parsed)["layout"] == "resume"
     experience = [
         (row["position"], row["title"], row["organization"], row["supervisor"], len(row["bullets"]))
-        for row in parsed["experience"]  # type: ignore[attr-defined]
+        for row in parsed["experience"]
     ]
     assert experience == [
         (1, "Distinguished Engineer and Compiler Team Lead (Director)", "Orbital Freight Research", None, 2),
@@ -114,7 +115,7 @@ def test_resume_lookalike(rules: ParsingRules) -> None:
             1,
         ),
     ]
-    assert parsed["experience"][2]["bullets"] == [  # type: ignore[index]
+    assert parsed["experience"][2]["bullets"] == [
         "Conducted research in high-performance GPU computing and compiler optimization.",
         "Developed GPU optimization strategies for dense/sparse BLAS, working with Abigaíl Perea.",
     ]

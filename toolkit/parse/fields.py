@@ -38,9 +38,13 @@ _PERIOD = re.compile(
     rf"^(?P<start>{_MONTH_YEAR}) ?[-\u2013\u2014] ?(?P<end>{_MONTH_YEAR}|{'|'.join(_OPEN_END)})$",
     re.IGNORECASE,
 )
-_COMMITS = re.compile(r"^(?P<commits>\d[\d,]*) commits? in (?P<duration>.+)$", re.IGNORECASE)
+# Numbers are bounded in the patterns so every value fits its column's dtype; longer ones stay unparsed.
+_COMMITS = re.compile(
+    r"^(?P<commits>\d{1,3}(?:,\d{3}){1,4}|\d{1,15}) commits? in (?P<duration>.+)$", re.IGNORECASE
+)
 _DURATION = re.compile(
-    r"^(?:(?P<years>\d+) years?)?(?: ?(?:and )?(?P<months>\d+) months?)?$|^(?P<less>less than a month)$",
+    r"^(?:(?P<years>\d{1,4}) years?)?(?: ?(?:and )?(?P<months>\d{1,4}) months?)?$"
+    r"|^(?P<less>less than a month)$",
     re.IGNORECASE,
 )
 _SCORE = re.compile(r"^(?P<skill>.+?)(?P<score>10|\d)$")
@@ -134,17 +138,20 @@ def split_tags(glued: str, vocabulary: Collection[str], max_term: int = 40) -> l
     "r") are not used as pieces: they would cut every unknown tag that holds the letter.
     """
     n = len(glued)
+    lengths = sorted({len(term) for term in vocabulary if 1 < len(term) <= max_term})
     # best[i] = (unexplained chars, pieces, previous cut, piece is known) for glued[:i]
     best: list[tuple[int, int, int, bool]] = [(0, 0, 0, True)] + [(n + 1, n + 1, 0, False)] * n
     for end in range(1, n + 1):
-        for start in range(max(0, end - max_term), end):
-            unexplained, pieces, _, _ = best[start]
-            if end - start > 1 and glued[start:end] in vocabulary:
-                candidate = (unexplained, pieces + 1, start, True)
-            else:
-                candidate = (unexplained + end - start, pieces + 1, start, False)
-            if candidate[:2] < best[end][:2]:
-                best[end] = candidate
+        unexplained, pieces, _, _ = best[end - 1]
+        best[end] = (unexplained + 1, pieces + 1, end - 1, False)  # one more unexplained character
+        for length in lengths:
+            start = end - length
+            if start < 0:
+                break
+            if glued[start:end] in vocabulary:
+                unexplained, pieces, _, _ = best[start]
+                if (unexplained, pieces + 1) < best[end][:2]:
+                    best[end] = (unexplained, pieces + 1, start, True)
     pieces_rev: list[tuple[str, bool]] = []
     end = n
     while end > 0:

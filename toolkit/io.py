@@ -10,7 +10,6 @@ from pathlib import Path
 from toolkit.errors import RejectReason
 from toolkit.model import ProfileSet
 
-
 _NOT_REGULAR = "not a regular file or folder"
 
 

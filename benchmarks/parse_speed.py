@@ -91,12 +91,14 @@ def main() -> None:
     presidio_rates = [presidio_alone(docs[: args.presidio_sample]) for _ in range(3)]
 
     parse, command, presidio = (statistics.median(r) for r in (parse_rates, command_rates, presidio_rates))
+    rows = [
+        ("parse, in process, one core", parse),
+        ("toolkit parse (whole process, with Parquet)", command),
+        ("Presidio alone (analyze + anonymize)", presidio),
+    ]
     print(f"{'stage':<44}{'profiles/s':>12}{'vs Presidio':>14}")
-    print(f"{'parse, in process, one core':<44}{parse:>12,.0f}{parse / presidio:>13,.0f}x")
-    print(
-        f"{'toolkit parse (whole process, with Parquet)':<44}{command:>12,.0f}{command / presidio:>13,.0f}x"
-    )
-    print(f"{'Presidio alone (analyze + anonymize)':<44}{presidio:>12,.1f}{1:>13}x")
+    for label, rate in rows:
+        print(f"{label:<44}{rate:>12,.1f}{rate / presidio:>13,.1f}x")
     print(f"runs, parse in process: {', '.join(f'{r:,.0f}' for r in parse_rates)}")
 
 

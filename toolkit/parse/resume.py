@@ -21,16 +21,20 @@ from toolkit.rules import ParsingRules
 LAYOUT = "resume"
 
 _HEADING = re.compile(r"^(?:work |professional )?experience:?$", re.IGNORECASE)
+_HEADING_WITHIN = 8
 _BULLET = re.compile("^[-\u2022*\u2013\u00b7\u25aa] ?")
 _SUPERVISED = re.compile(r"^(?P<org>.*?)[,;]? ?\bsupervised by:? (?P<supervisor>.+)$", re.IGNORECASE)
 
 
 def detect(lines: list[str]) -> int:
-    """3 when the first non-blank line is an experience heading; 1 when the heading is missing but the
-    document opens like an entry (a title, bullets, then a short organisation block); 0 otherwise."""
-    first = next((line for line in lines if line), "")
-    if _HEADING.match(first):
+    """3 when the first non-blank line is an experience heading, 2 when one of the next few is (a contact
+    header came first); 1 when the heading is missing but the document opens like an entry (a title,
+    bullets, then a short organisation block); 0 otherwise."""
+    opening = [line for line in lines[: _HEADING_WITHIN * 3] if line][:_HEADING_WITHIN]
+    if opening and _HEADING.match(opening[0]):
         return 3
+    if any(_HEADING.match(line) for line in opening):
+        return 2
     blocks = _blocks(lines[:200])
     if len(blocks) < 2:
         return 0

@@ -1,0 +1,96 @@
+"""The `toolkit parse` command on the committed sample data, and its one-line errors."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from toolkit.cli import main
+from tools.make_sample_data import COUNT, SEED
+from tools.synth import profiles
+
+REPO = Path(__file__).parent.parent
+SAMPLE = REPO / "sample_data"
+SAMPLE_COUNTS = {
+    "profiles": 24,
+    "education": 14,
+    "skills": 144,
+    "contributions": 29,
+    "experience": 35,
+    "awards": 18,
+    "rejects": 0,
+}
+
+
+def test_sample_data_is_the_generators_output() -> None:
+    committed = sorted(SAMPLE.rglob("*.txt"), key=lambda path: path.name)
+    generated = profiles(COUNT, seed=SEED)
+    assert [path.read_text(encoding="utf-8") for path in committed] == [doc.text for doc in generated]
+
+
+def test_parse_sample_data(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["parse", str(SAMPLE), "--out", str(tmp_path)]) == 0
+    counts = {table: pl.read_parquet(tmp_path / f"{table}.parquet").height for table in SAMPLE_COUNTS}
+    assert counts == SAMPLE_COUNTS
+    layouts = pl.read_parquet(tmp_path / "profiles.parquet")["layout"].value_counts().sort("layout").rows()
+    assert layouts == [("resume", 10), ("talent_page", 14)]
+    assert (
+        capsys.readouterr().out
+        == f"parsed 24 inputs: 24 profiles, 0 rejected; tables written to {tmp_path}\n"
+    )
+
+
+def test_sources_are_paths_as_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    assert main(["parse", "sample_data/resumes", "--out", str(tmp_path)]) == 0
+    sources = pl.read_parquet(tmp_path / "profiles.parquet")["source"].to_list()
+    assert sources == sorted(sources)
+    assert all(source.startswith("sample_data/resumes/profile_") for source in sources)
+
+
+def test_a_broken_rules_file_is_one_line_naming_file_and_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rules = tmp_path / "rules"
+    shutil.copytree(REPO / "rules", rules)
+    (rules / "parsing.yaml").write_text(
+        "site_footers: []\nbadges: [ok]\naward_keywords: [prize]\nmax_input_bytes: -1\n"
+    )
+    assert main(["parse", str(SAMPLE), "--out", str(tmp_path / "out"), "--rules", str(rules)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "parsing.yaml: max_input_bytes:" in err
+
+
+def test_an_output_path_that_is_a_file_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "out"
+    blocker.write_text("")
+    assert main(["parse", str(SAMPLE), "--out", str(blocker)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("toolkit: error:")
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [[], ["parse"], ["parse", "x"], ["frobnicate"]])
+def test_usage_errors_exit_2(argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+
+
+def test_python_dash_m_runs_the_same_command(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "toolkit", "parse", str(SAMPLE / "resumes"), "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.startswith("parsed 10 inputs: 10 profiles, 0 rejected")

@@ -1,0 +1,64 @@
+"""The rules reader: the shipped rules load; each kind of mistake is one error naming the file and key."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from toolkit.errors import RulesError
+from toolkit.rules import PARSING_FILE, SPOKEN_LANGUAGES_FILE, TECHNICAL_TERMS_FILE, load_parsing_rules
+
+REPO_RULES = Path(__file__).parent.parent / "rules"
+VALID_PARSING = "site_footers: [Hire us]\nbadges: [Senior]\naward_keywords: [prize]\nmax_input_bytes: 1000\n"
+
+
+def test_the_shipped_rules_load() -> None:
+    rules = load_parsing_rules(REPO_RULES)
+    assert "Top School" in rules.badges
+    assert {"xla", "kubernetes", "deep-learning"} <= rules.technical_terms
+    assert {"english", "mandarin"} <= rules.spoken_languages
+
+
+def test_toolkit_rules_environment_variable_overrides_the_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copytree(REPO_RULES, tmp_path / "rules")
+    (tmp_path / "rules" / PARSING_FILE).write_text(VALID_PARSING)
+    monkeypatch.setenv("TOOLKIT_RULES", str(tmp_path / "rules"))
+    assert load_parsing_rules().badges == ("Senior",)
+
+
+@pytest.mark.parametrize(
+    ("file", "content", "key", "problem"),
+    [
+        (PARSING_FILE, None, "", "file not found"),
+        (PARSING_FILE, "badges: [unclosed\n", "", "not valid YAML at line 2"),
+        (PARSING_FILE, "- a list\n- not a mapping\n", "", "must be a mapping"),
+        (PARSING_FILE, VALID_PARSING.replace("max_input_bytes: 1000", "max_input_bytes: lots"), "max_input_bytes", "integer"),
+        (PARSING_FILE, VALID_PARSING.replace("max_input_bytes: 1000", "max_input_bytes: 0"), "max_input_bytes", "greater than 0"),
+        (PARSING_FILE, VALID_PARSING.replace("badges: [Senior]", "badges: [Senior, 7]"), "badges.1", "string"),
+        (PARSING_FILE, VALID_PARSING.replace("badges: [Senior]", "badges: [Senior, '  ']"), "badges", "blank"),
+        (PARSING_FILE, VALID_PARSING.replace("badges: [Senior]\n", ""), "badges", "Field required"),
+        (PARSING_FILE, VALID_PARSING + "badge_colours: [red]\n", "badge_colours", "Extra inputs"),
+        (TECHNICAL_TERMS_FILE, "terms: []\n", "terms", "at least 1"),
+        (SPOKEN_LANGUAGES_FILE, "languages: [English]\n", "terms", "Field required"),
+    ],
+)  # fmt: skip
+def test_a_mistake_names_the_file_and_the_key(
+    tmp_path: Path, file: str, content: str | None, key: str, problem: str
+) -> None:
+    rules = tmp_path / "rules"
+    shutil.copytree(REPO_RULES, rules)
+    (rules / PARSING_FILE).write_text(VALID_PARSING)
+    if content is None:
+        (rules / file).unlink()
+    else:
+        (rules / file).write_text(content)
+    with pytest.raises(RulesError) as error:
+        load_parsing_rules(rules)
+    assert error.value.file == str(rules / file)
+    assert error.value.key == key
+    assert problem in error.value.problem
+    assert "\n" not in str(error.value)

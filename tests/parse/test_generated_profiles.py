@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.parse.helpers import PROFILE_KEYS, parse_text
-from tools.synth import Generated, profiles
 from toolkit.rules import ParsingRules
+from tools.synth import Generated, profiles
 
 GENERATED = profiles(300, seed=11)
 
@@ -25,5 +25,11 @@ def test_generator_covers_both_layouts_and_the_defects() -> None:
     layouts = {doc.layout for doc in GENERATED}
     texts = "\n".join(doc.text for doc in GENERATED)
     assert layouts == {"talent_page", "resume"}
-    for defect in ("\u00a0", "Contributions:", "Role in this project:\n", "supervised by Dr.", "Find and Hire"):
+    for defect in (
+        "\u00a0",
+        "Contributions:",
+        "Role in this project:\n",
+        "supervised by Dr.",
+        "Find and Hire",
+    ):
         assert defect in texts, defect

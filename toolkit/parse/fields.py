@@ -10,6 +10,7 @@ import datetime as dt
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 _MONTHS = {
     name: number
@@ -130,15 +131,24 @@ def looks_like_tags(line: str) -> bool:
     return _TAG_CHARS.match(line) is not None
 
 
-def split_tags(glued: str, vocabulary: Collection[str], max_term: int = 40) -> list[str]:
+@lru_cache(maxsize=8)
+def _term_lengths(vocabulary: frozenset[str]) -> frozenset[int]:
+    return frozenset(len(term) for term in vocabulary)
+
+
+def split_tags(
+    glued: str, vocabulary: frozenset[str], extra: frozenset[str] = frozenset(), max_term: int = 40
+) -> list[str]:
     """Split glued tags against a vocabulary: 'aideep-learningpython' -> ['ai', 'deep-learning', 'python'].
 
     Dynamic programming picks the split that leaves the fewest characters unexplained, then uses the fewest
     pieces. Each unexplained run is kept as one tag of its own, so no text is lost. One-letter terms ("c",
-    "r") are not used as pieces: they would cut every unknown tag that holds the letter.
+    "r") are not used as pieces: they would cut every unknown tag that holds the letter. `extra` holds
+    terms known for this document only (its own skills).
     """
     n = len(glued)
-    lengths = sorted({len(term) for term in vocabulary if 1 < len(term) <= max_term})
+    all_lengths = _term_lengths(vocabulary) | {len(term) for term in extra}
+    lengths = sorted(length for length in all_lengths if 1 < length <= max_term)
     # best[i] = (unexplained chars, pieces, previous cut, piece is known) for glued[:i]
     best: list[tuple[int, int, int, bool]] = [(0, 0, 0, True)] + [(n + 1, n + 1, 0, False)] * n
     for end in range(1, n + 1):
@@ -148,7 +158,8 @@ def split_tags(glued: str, vocabulary: Collection[str], max_term: int = 40) -> l
             start = end - length
             if start < 0:
                 break
-            if glued[start:end] in vocabulary:
+            piece = glued[start:end]
+            if piece in vocabulary or piece in extra:
                 unexplained, pieces, _, _ = best[start]
                 if (unexplained, pieces + 1) < best[end][:2]:
                     best[end] = (unexplained, pieces + 1, start, True)

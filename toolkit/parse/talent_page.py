@@ -65,17 +65,20 @@ _DEGREE_LINE = re.compile(
     re.IGNORECASE,
 )
 _LANGUAGE_NAME = re.compile(r"^[^\W\d_][^\W\d_'-]*(?:[ -][^\W\d_][^\W\d_'-]*)?$")
+_ENOUGH_MARKERS = 4
 _BADGE_LINE_MAX = 40
 _GLUED_BADGE_MAX = 40
 
 
 def detect(lines: list[str]) -> int:
-    """How many of the page's fixed markers the document holds (0: not this layout)."""
-    found = set()
+    """How many of the page's fixed markers the document holds, up to 4 (0: not this layout)."""
+    found: set[int] = set()
     for line in lines:
         for index, marker in enumerate(_MARKERS):
-            if marker.match(line):
+            if index not in found and marker.match(line):
                 found.add(index)
+                if len(found) == _ENOUGH_MARKERS:
+                    return _ENOUGH_MARKERS
     return len(found)
 
 
@@ -314,7 +317,7 @@ class _Body:
             self.parsed.skills.append({"kind": kind, "skill": skill, "score": score})
 
     def _contributions(self, body: list[str]) -> None:
-        vocabulary = self.rules.technical_terms | {row["skill"].lower() for row in self.parsed.skills}
+        own_skills = frozenset(row["skill"].lower() for row in self.parsed.skills)
         block: list[str] = []
         for index, line in enumerate(body):
             following = body[index + 1] if index + 1 < len(body) else None
@@ -322,16 +325,16 @@ class _Body:
                 following is None or parse_period(following) or _ROLE.match(following) or not block
             ):
                 if block:
-                    self._contribution(block, vocabulary)
+                    self._contribution(block, own_skills)
                 block = [line]
             elif block:
                 block.append(line)
             else:
                 self.parsed.unparsed_lines.append(line)
         if block:
-            self._contribution(block, vocabulary)
+            self._contribution(block, own_skills)
 
-    def _contribution(self, block: list[str], vocabulary: frozenset[str]) -> None:
+    def _contribution(self, block: list[str], own_skills: frozenset[str]) -> None:
         row: Row = {
             "repository": block[0],
             "description": None,
@@ -365,7 +368,7 @@ class _Body:
             elif expecting_role:
                 row["role"], expecting_role = line, False
             elif summary is not None and looks_like_tags(line):
-                row["tags"] = row["tags"] + split_tags(line, vocabulary)
+                row["tags"] = row["tags"] + split_tags(line, self.rules.technical_terms, own_skills)
             elif summary is not None:
                 summary.append(line)
             elif row["role"] is None and row["commits"] is None:

@@ -86,17 +86,13 @@ def read_input(item: InputFile, max_bytes: int) -> bytes | ReadFailure:
     return data
 
 
-def write_tables(tables: ProfileSet, out_dir: Path) -> list[Path]:
-    """Write every table as `out_dir/<table>.parquet` (empty tables with their schema); return the paths.
+def write_tables(tables: ProfileSet, out_dir: Path) -> None:
+    """Write every table as `out_dir/<table>.parquet` (empty tables with their schema).
 
     Each file is written to a temporary name and renamed, so a reader never sees half a table.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
     for name, frame in tables.tables():
-        target = out_dir / f"{name}.parquet"
         partial = out_dir / f".{name}.parquet.partial"
         frame.write_parquet(partial)
-        partial.replace(target)
-        written.append(target)
-    return written
+        partial.replace(out_dir / f"{name}.parquet")

@@ -17,7 +17,6 @@ from toolkit.rules import ParsingRules
 @dataclass(frozen=True)
 class ParseOutcome:
     tables: ProfileSet
-    written: list[Path]
 
     @property
     def clean(self) -> bool:
@@ -40,4 +39,5 @@ def parse_to_dir(inputs: Sequence[str], out_dir: Path, rules: ParsingRules) -> P
     found = discover(inputs)
     with Progress(len(found), "parse") as tick:
         tables = parse_inputs(found, rules, on_progress=tick)
-    return ParseOutcome(tables, write_tables(tables, out_dir))
+    write_tables(tables, out_dir)
+    return ParseOutcome(tables)

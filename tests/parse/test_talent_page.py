@@ -207,3 +207,8 @@ def test_a_page_cut_mid_contribution_keeps_what_it_has(rules: ParsingRules) -> N
         "openquill/quill",
         "A markdown engine Role in this pro",
     )
+
+
+def test_extra_header_lines_are_kept_not_lost(rules: ParsingRules) -> None:
+    parsed = _parsed(HEADER + "Open to work\nSummary\n" + BIO, rules)
+    assert (parsed["profile"]["city"], parsed["unparsed_lines"]) == ("Lisbon", ["Open to work"])

@@ -88,7 +88,7 @@ def parse(doc: Document, rules: ParsingRules) -> ParsedProfile | Reject:
     header = lines[:header_end]
     if not header:
         return Reject(doc.source, RejectReason.TRUNCATED, "the page starts without a name")
-    parsed = ParsedProfile(profile=_profile_header(header))
+    parsed = ParsedProfile(profile=_profile_header(header[:3]), unparsed_lines=header[3:])
     _Body(parsed, rules).read(lines[header_end:])
     return parsed
 
@@ -98,6 +98,7 @@ def _is_marker(line: str) -> bool:
 
 
 def _profile_header(header: list[str]) -> Row:
+    """Name, then headline and location (either may be missing)."""
     name, rest = header[0], header[1:]
     headline = location = None
     if len(rest) == 1:
@@ -118,7 +119,6 @@ def _profile_header(header: list[str]) -> Row:
         "city": city,
         "region": region,
         "country": country,
-        "_extra_header": rest[2:],
     }
 
 
@@ -184,7 +184,6 @@ class _Body:
             declared_programming_languages=None,
             declared_contributions=None,
         )
-        parsed.unparsed_lines.extend(self.profile.pop("_extra_header"))
         self.badges_lower = {badge.lower(): badge for badge in rules.badges}
 
     def read(self, lines: list[str]) -> None:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
+import polars as pl
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from toolkit.errors import RulesError
 from toolkit.text import clean
@@ -115,3 +116,190 @@ def load_parsing_rules(rules_dir: Path | None = None) -> ParsingRules:
         technical_terms=frozenset(t.lower() for t in terms.terms),
         spoken_languages=frozenset(t.lower() for t in languages.terms),
     )
+
+
+# --- Quality rules: rules/quality.yaml -------------------------------------------------------------------
+
+QUALITY_FILE = "quality.yaml"
+
+CheckKind = Literal[
+    "not_null",
+    "unique",
+    "in_range",
+    "matches",
+    "one_of",
+    "references",
+    "ordered",
+    "duration_agrees",
+    "declared_count",
+    "no_repeat",
+    "no_match",
+]
+TableName = Literal["profiles", "education", "skills", "contributions", "experience", "awards"]
+
+
+class NoParams(_Frozen):
+    """unique, ordered, no_repeat: nothing to set."""
+
+
+class NotNullParams(_Frozen):
+    when: dict[str, str] = Field(
+        default_factory=dict, description="Only rows where these columns equal these values."
+    )
+
+
+class InRangeParams(_Frozen):
+    min: float | None = None
+    max: float | None = None
+
+    @model_validator(mode="after")
+    def _one_bound(self) -> InRangeParams:
+        if self.min is None and self.max is None:
+            raise ValueError("set min, max or both")
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError("min is greater than max")
+        return self
+
+
+class MatchesParams(_Frozen):
+    pattern: str = Field(description="A regular expression the whole value must match.")
+
+    _check_pattern = field_validator("pattern")(lambda value: _compiles(value))
+
+
+class OneOfParams(_Frozen):
+    values: tuple[str, ...] = Field(min_length=1)
+
+
+class ReferencesParams(_Frozen):
+    table: TableName
+    column: str
+
+
+class DurationAgreesParams(_Frozen):
+    tolerance_months: int = Field(default=1, ge=0)
+
+
+class DeclaredCountParams(_Frozen):
+    child_table: TableName
+    where: dict[str, str] = Field(
+        default_factory=dict, description="Count only child rows with these values."
+    )
+
+
+class NoMatchParams(_Frozen):
+    patterns: tuple[str, ...] = Field(min_length=1, description="Regular expressions no value may contain.")
+
+    _check_patterns = field_validator("patterns")(lambda values: tuple(_compiles(v) for v in values))
+
+
+def _compiles(pattern: str) -> str:
+    """Patterns run in Polars (Rust's regex syntax: \\p{Lu} yes, look-around no), so Polars checks them."""
+    try:
+        pl.select(pl.lit("").str.contains(pattern))
+    except pl.exceptions.PolarsError as exc:
+        problem = str(exc).strip().splitlines()[-1] if str(exc).strip() else exc.__class__.__name__
+        raise ValueError(f"not a valid regular expression: {problem}") from None
+    return pattern
+
+
+CHECK_PARAMS: dict[str, type[_Frozen]] = {
+    "not_null": NotNullParams,
+    "unique": NoParams,
+    "in_range": InRangeParams,
+    "matches": MatchesParams,
+    "one_of": OneOfParams,
+    "references": ReferencesParams,
+    "ordered": NoParams,
+    "duration_agrees": DurationAgreesParams,
+    "declared_count": DeclaredCountParams,
+    "no_repeat": NoParams,
+    "no_match": NoMatchParams,
+}
+"""Each check kind and the parameters it takes; `toolkit.validate` gives each kind its meaning."""
+
+_COLUMN_COUNT = {"ordered": 2, "duration_agrees": 3, "no_repeat": 2}
+
+
+class QualityRule(_Frozen):
+    """One quality rule: what to check, where, and how serious a failure is."""
+
+    id: str = Field(pattern=r"^[a-z0-9_]+(\.[a-z0-9_]+)*$", description="Stable id; reports key on it.")
+    table: TableName
+    columns: tuple[str, ...] = Field(min_length=1)
+    check: CheckKind
+    params: Any = Field(default_factory=dict, description="Settings of the check; see CHECK_PARAMS.")
+    severity: Literal["error", "warning"]
+    threshold: int | float | None = Field(
+        default=None, description="Failing rows tolerated: an integer count, or a fraction below 1."
+    )
+    description: str = Field(min_length=1)
+
+    @field_validator("threshold")
+    @classmethod
+    def _threshold(cls, value: int | float | None) -> int | float | None:
+        if value is None:
+            return None
+        if value < 0 or (isinstance(value, float) and value >= 1):
+            raise ValueError("a count (integer >= 0) or a fraction (0 <= f < 1)")
+        return value
+
+    def tolerated_rows(self, table_rows: int) -> int:
+        """How many failing rows the threshold tolerates in a table of `table_rows` rows."""
+        if self.threshold is None:
+            return 0
+        if isinstance(self.threshold, float):
+            return int(self.threshold * table_rows)
+        return self.threshold
+
+
+class QualityRules(_Frozen):
+    """`rules/quality.yaml`."""
+
+    rules: tuple[QualityRule, ...] = Field(min_length=1)
+
+    @field_validator("rules")
+    @classmethod
+    def _unique_ids(cls, rules: tuple[QualityRule, ...]) -> tuple[QualityRule, ...]:
+        seen: set[str] = set()
+        for rule in rules:
+            if rule.id in seen:
+                raise ValueError(f"rule id {rule.id} is used twice")
+            seen.add(rule.id)
+        return rules
+
+
+def load_quality_rules(rules_dir: Path | None = None) -> QualityRules:
+    """Read `quality.yaml`. Raises `RulesError` naming the file and the key at fault.
+
+    After the shape of each rule, its columns are checked against the data contract and its `params`
+    against the check's own model, so `params` of every returned rule is a typed model.
+    """
+    from toolkit.model import TABLE_SCHEMAS
+
+    rules_dir = rules_dir or default_rules_dir()
+    loaded = _load(rules_dir, QUALITY_FILE, QualityRules)
+    shown = str(rules_dir / QUALITY_FILE)
+    checked = []
+    for index, rule in enumerate(loaded.rules):
+        where = f"rules.{index}"
+        missing = [column for column in rule.columns if column not in TABLE_SCHEMAS[rule.table]]
+        if missing:
+            raise RulesError(shown, f"{where}.columns", f"not in table {rule.table}: {', '.join(missing)}")
+        wanted = _COLUMN_COUNT.get(rule.check)
+        if wanted is not None and len(rule.columns) != wanted:
+            raise RulesError(shown, f"{where}.columns", f"check {rule.check} takes exactly {wanted} columns")
+        try:
+            params = CHECK_PARAMS[rule.check].model_validate(rule.params or {})
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            key = ".".join(str(part) for part in (where, "params", *first["loc"]))
+            raise RulesError(shown, key, first["msg"]) from None
+        if isinstance(params, ReferencesParams) and params.column not in TABLE_SCHEMAS[params.table]:
+            raise RulesError(shown, f"{where}.params.column", f"not in table {params.table}")
+        for column in getattr(params, "when", {}) | getattr(params, "where", {}):
+            table = getattr(params, "child_table", rule.table)
+            if column not in TABLE_SCHEMAS[table]:
+                raise RulesError(shown, f"{where}.params", f"column {column} not in table {table}")
+        checked.append(rule.model_copy(update={"params": params}))
+    return QualityRules(rules=tuple(checked))

@@ -1,0 +1,101 @@
+"""Findings: what a rule found, with a few examples whose personal data is masked."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
+
+from toolkit.validate.schemas import RuleFailures
+
+MAX_EXAMPLES = 3
+_MAX_SHOWN_CHARS = 40
+
+
+def mask(value: Any) -> Any:
+    """Keep numbers, dates and booleans; replace text by its shape ('Ada Byron-2' -> 'Xxx Xxxxx-9').
+
+    Text in these tables may be a name, an e-mail or a URL, so a report never shows it as it is.
+    """
+    if value is None or isinstance(value, bool | int | float | dt.date):
+        return value
+    if isinstance(value, list | tuple):
+        return [mask(item) for item in value[:MAX_EXAMPLES]]
+    text = str(value)
+    shape = "".join(
+        "9" if ch.isdigit() else ("X" if ch.isupper() else "x") if ch.isalpha() else ch for ch in text
+    )
+    return shape[:_MAX_SHOWN_CHARS] + ("…" if len(shape) > _MAX_SHOWN_CHARS else "")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A rule that failed on some rows, or a table that breaks the data contract (rule `<table>.contract`)."""
+
+    rule: str
+    table: str
+    columns: tuple[str, ...]
+    severity: str
+    description: str
+    rows: int
+    tolerated: int
+    examples: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def beyond_threshold(self) -> bool:
+        return self.rows > self.tolerated
+
+    @property
+    def fails_job(self) -> bool:
+        """An error rule that failed on more rows than its threshold tolerates."""
+        return self.severity == "error" and self.beyond_threshold
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "table": self.table,
+            "column": ", ".join(self.columns),
+            "severity": self.severity,
+            "description": self.description,
+            "rows": self.rows,
+            "tolerated": self.tolerated,
+            "beyond_threshold": self.beyond_threshold,
+            "examples": [
+                {key: _jsonable(value) for key, value in example.items()} for example in self.examples
+            ],
+        }
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value
+
+
+def finding_for(failures: RuleFailures, frame: pl.DataFrame) -> Finding:
+    """A finding from the failing rows of one rule, with masked examples from the first of them."""
+    rule = failures.rule
+    first = failures.rows.head(MAX_EXAMPLES)
+    shown = frame.select(
+        *rule.columns,
+        *([failures.plan.detail] if failures.plan.detail is not None else []),
+    )[first]
+    examples = [
+        {
+            "row": int(row),
+            **{key: mask(value) if key in rule.columns else value for key, value in values.items()},
+        }
+        for row, values in zip(first, shown.iter_rows(named=True), strict=True)
+    ]
+    return Finding(
+        rule=rule.id,
+        table=rule.table,
+        columns=rule.columns,
+        severity=rule.severity,
+        description=rule.description,
+        rows=failures.rows.len(),
+        tolerated=rule.tolerated_rows(frame.height),
+        examples=examples,
+    )

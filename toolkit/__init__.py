@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from toolkit._version import __version__
 from toolkit.errors import RejectReason, RulesError, ToolkitError, UsageError
 from toolkit.model import TABLE_SCHEMAS, ProfileSet
 from toolkit.parse import parse_paths
@@ -23,8 +24,6 @@ __all__ = [
     "__version__",
     "parse",
 ]
-
-__version__ = "0.1.0"
 
 
 def parse(paths: Iterable[str | Path], rules_dir: Path | None = None) -> ProfileSet:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from toolkit import pipeline
 from toolkit.errors import ToolkitError
-from toolkit.rules import load_parsing_rules
+from toolkit.rules import load_parsing_rules, load_quality_rules
 
 
 class Exit(IntEnum):
@@ -44,6 +44,21 @@ def build_parser() -> argparse.ArgumentParser:
     parse.add_argument("inputs", nargs="+", metavar="INPUT", help="files or folders (searched recursively)")
     parse.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for <table>.parquet")
     add_rules_option(parse)
+
+    validate = commands.add_parser(
+        "validate", help="run the quality rules on raw inputs or on a folder written by `toolkit parse`"
+    )
+    validate.add_argument(
+        "inputs", nargs="+", metavar="INPUT", help="raw files or folders, or one parsed folder"
+    )
+    validate.add_argument("--report", type=Path, metavar="FILE", help="write the JSON report here")
+    validate.add_argument(
+        "--quarantine",
+        type=Path,
+        metavar="DIR",
+        help="write rows that failed an error rule here, with their rule ids (private data)",
+    )
+    add_rules_option(validate)
     return parser
 
 
@@ -54,10 +69,23 @@ def _parse(args: argparse.Namespace) -> Exit:
     return Exit.CLEAN if outcome.clean else Exit.FINDINGS
 
 
+def _validate(args: argparse.Namespace) -> Exit:
+    parsing, quality = load_parsing_rules(args.rules), load_quality_rules(args.rules)
+    report = pipeline.validate(args.inputs, parsing, quality, quarantine_dir=args.quarantine)
+    if args.report is not None:
+        report.write(args.report)
+    for line in report.summary_lines():
+        print(line)
+    return Exit(report.exit_code)
+
+
+_COMMANDS = {"parse": _parse, "validate": _validate}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return int(_parse(args))
+        return int(_COMMANDS[args.command](args))
     except ToolkitError as exc:
         print(f"toolkit: error: {exc}", file=sys.stderr)
         return int(Exit.USAGE)

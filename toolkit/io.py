@@ -7,8 +7,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolkit.errors import RejectReason
-from toolkit.model import ProfileSet
+import polars as pl
+
+from toolkit.errors import RejectReason, UsageError
+from toolkit.model import TABLE_SCHEMAS, ProfileSet, empty_frame
 
 _NOT_REGULAR = "not a regular file or folder"
 
@@ -91,8 +93,38 @@ def write_tables(tables: ProfileSet, out_dir: Path) -> None:
 
     Each file is written to a temporary name and renamed, so a reader never sees half a table.
     """
+    write_frames(dict(tables.tables()), out_dir)
+
+
+def is_parsed_folder(path: Path) -> bool:
+    """A folder written by `toolkit parse` (it holds profiles.parquet)."""
+    return (path / "profiles.parquet").is_file()
+
+
+def read_tables(folder: Path) -> ProfileSet:
+    """Read the tables `write_tables` wrote; a missing table file is an empty table.
+
+    Dtypes are not coerced: the validate stage checks them against the contract. Raises `UsageError` for a
+    file that is not readable Parquet.
+    """
+    frames = {}
+    for name in TABLE_SCHEMAS:
+        path = folder / f"{name}.parquet"
+        if not path.exists():
+            frames[name] = empty_frame(name)
+            continue
+        try:
+            frames[name] = pl.read_parquet(path)
+        except (OSError, pl.exceptions.PolarsError) as exc:
+            problem = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
+            raise UsageError(f"{path}: not a readable Parquet table ({problem})") from None
+    return ProfileSet.from_frames(frames)
+
+
+def write_frames(frames: dict[str, pl.DataFrame], out_dir: Path) -> None:
+    """Write each frame as `out_dir/<name>.parquet` through a temporary name."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    for name, frame in tables.tables():
+    for name, frame in frames.items():
         partial = out_dir / f".{name}.parquet.partial"
         frame.write_parquet(partial)
         partial.replace(out_dir / f"{name}.parquet")

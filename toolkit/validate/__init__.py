@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from toolkit.model import ProfileSet
+from toolkit.model import ProfileSet, empty_frame
 from toolkit.rules import QualityRules
 from toolkit.validate.findings import Finding, finding_for, mask
 from toolkit.validate.schemas import check_contract, run_rules
@@ -48,22 +48,27 @@ def validate_tables(tables: ProfileSet, rules: QualityRules) -> ValidationResult
     frames = dict(tables.tables())
     findings: list[Finding] = []
     failed_rules: dict[str, list[pl.DataFrame]] = {name: [] for name in frames}
+    # A table that breaks the contract is wholly quarantined; other tables' checks see it as empty.
+    checkable = dict(frames)
     for table, frame in frames.items():
-        if table == "rejects":
-            continue
-        breach = check_contract(table, frame)
+        breach = None if table == "rejects" else check_contract(table, frame)
         if breach is not None:
             findings.append(_contract_finding(breach.table, breach.problems, frame.height))
             failed_rules[table].append(_pairs(pl.int_range(frame.height, eager=True), f"{table}.contract"))
+            checkable[table] = empty_frame(table)
+    for table, frame in frames.items():
+        if table == "rejects" or failed_rules[table]:
             continue
         table_rules = [rule for rule in rules.rules if rule.table == table]
-        for failures in run_rules(table, frame, table_rules, frames):
+        for failures in run_rules(table, frame, table_rules, checkable):
             if failures.rows.is_empty():
                 continue
             findings.append(finding_for(failures, frame))
             if failures.rule.severity == "error":
                 failed_rules[table].append(_pairs(failures.rows, failures.rule.id))
     valid, quarantine = _split(frames, failed_rules)
+    breached = [table for table, frame in checkable.items() if frame is not frames[table]]
+    valid.update({table: empty_frame(table) for table in breached})
     return ValidationResult(ProfileSet.from_frames(valid), quarantine, findings)
 
 

@@ -102,7 +102,16 @@ def _load(rules_dir: Path, name: str, model: type[_M]) -> _M:
     except ValidationError as exc:
         first = exc.errors()[0]
         key = ".".join(str(part) for part in first["loc"]) or "(top level)"
-        raise RulesError(shown, key, first["msg"]) from None
+        raise RulesError(shown, key, first["msg"] + _rule_named(raw, first["loc"])) from None
+
+
+def _rule_named(raw: dict[str, Any], loc: tuple[int | str, ...]) -> str:
+    """' (rule <id>)' when `loc` points inside an entry of a list that has an id."""
+    if len(loc) >= 2 and isinstance(loc[1], int) and isinstance(raw.get(str(loc[0])), list):
+        entries = raw[str(loc[0])]
+        if loc[1] < len(entries) and isinstance(entries[loc[1]], dict) and "id" in entries[loc[1]]:
+            return f" (rule {entries[loc[1]]['id']})"
+    return ""
 
 
 def load_parsing_rules(rules_dir: Path | None = None) -> ParsingRules:
@@ -282,24 +291,28 @@ def load_quality_rules(rules_dir: Path | None = None) -> QualityRules:
     shown = str(rules_dir / QUALITY_FILE)
     checked = []
     for index, rule in enumerate(loaded.rules):
-        where = f"rules.{index}"
+        where, named = f"rules.{index}", f" (rule {rule.id})"
         missing = [column for column in rule.columns if column not in TABLE_SCHEMAS[rule.table]]
         if missing:
-            raise RulesError(shown, f"{where}.columns", f"not in table {rule.table}: {', '.join(missing)}")
+            raise RulesError(
+                shown, f"{where}.columns", f"not in table {rule.table}: {', '.join(missing)}{named}"
+            )
         wanted = _COLUMN_COUNT.get(rule.check)
         if wanted is not None and len(rule.columns) != wanted:
-            raise RulesError(shown, f"{where}.columns", f"check {rule.check} takes exactly {wanted} columns")
+            raise RulesError(
+                shown, f"{where}.columns", f"check {rule.check} takes exactly {wanted} columns{named}"
+            )
         try:
             params = CHECK_PARAMS[rule.check].model_validate(rule.params or {})
         except ValidationError as exc:
             first = exc.errors()[0]
             key = ".".join(str(part) for part in (where, "params", *first["loc"]))
-            raise RulesError(shown, key, first["msg"]) from None
+            raise RulesError(shown, key, first["msg"] + named) from None
         if isinstance(params, ReferencesParams) and params.column not in TABLE_SCHEMAS[params.table]:
-            raise RulesError(shown, f"{where}.params.column", f"not in table {params.table}")
+            raise RulesError(shown, f"{where}.params.column", f"not in table {params.table}{named}")
         for column in getattr(params, "when", {}) | getattr(params, "where", {}):
             table = getattr(params, "child_table", rule.table)
             if column not in TABLE_SCHEMAS[table]:
-                raise RulesError(shown, f"{where}.params", f"column {column} not in table {table}")
+                raise RulesError(shown, f"{where}.params", f"column {column} not in table {table}{named}")
         checked.append(rule.model_copy(update={"params": params}))
     return QualityRules(rules=tuple(checked))

@@ -26,6 +26,7 @@ test: lint
 
 bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/parse_speed.py
+	$(BIN)/python benchmarks/validate_speed.py
 
 sample-data: $(BIN)/.installed
 	$(BIN)/python -m tools.make_sample_data

@@ -1,5 +1,5 @@
 # Two commands do all the set-up on a fresh machine:
-#   make run    creates .venv, installs the toolkit, and runs the job on sample_data/ (output in out/)
+#   make run    creates .venv, installs the toolkit, parses and validates sample_data/ (output in out/)
 #   make test   creates .venv, installs the toolkit with its dev tools, and runs ruff, mypy and pytest
 PYTHON ?= python3
 VENV := .venv
@@ -15,6 +15,7 @@ $(BIN)/.installed: pyproject.toml
 
 run: $(BIN)/.installed
 	$(BIN)/toolkit parse sample_data --out out/parsed
+	$(BIN)/toolkit validate out/parsed --report out/validate/report.json --quarantine out/private/quarantine
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .

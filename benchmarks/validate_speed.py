@@ -24,19 +24,8 @@ from toolkit.model import ProfileSet, empty_frame
 from toolkit.rules import load_quality_rules
 from toolkit.validate import validate_tables
 from toolkit.validate.checks import plan
+from tools.synth import SKILLS
 
-SKILLS = [
-    "python",
-    "rust",
-    "go",
-    "kubernetes",
-    "tensorflow",
-    "xla",
-    "compiler",
-    "linear-algebra",
-    "cuda",
-    "llvm",
-]
 SKILLS_PER_PROFILE = 20
 
 

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from toolkit.errors import RulesError
-from toolkit.rules import PARSING_FILE, SPOKEN_LANGUAGES_FILE, TECHNICAL_TERMS_FILE, load_parsing_rules
+from toolkit.rules import (
+    PARSING_FILE,
+    QUALITY_FILE,
+    SPOKEN_LANGUAGES_FILE,
+    TECHNICAL_TERMS_FILE,
+    load_parsing_rules,
+    load_quality_rules,
+)
 
 REPO_RULES = Path(__file__).parent.parent / "rules"
 VALID_PARSING = "site_footers: [Hire us]\nbadges: [Senior]\naward_keywords: [prize]\nmax_input_bytes: 1000\n"
@@ -62,3 +70,59 @@ def test_a_mistake_names_the_file_and_the_key(
     assert error.value.key == key
     assert problem in error.value.problem
     assert "\n" not in str(error.value)
+
+
+QUALITY_RULE = """rules:
+  - id: skills.score.range
+    table: skills
+    columns: [score]
+    check: in_range
+    params: {min: 0, max: 10}
+    severity: error
+    description: Scores run from 0 to 10.
+"""
+
+
+@pytest.mark.parametrize(
+    ("edit", "key", "problem"),
+    [
+        (lambda t: t.replace("table: skills", "table: hobbies"), "rules.0.table", "Input should be"),
+        (lambda t: t.replace("severity: error", "severity: error\n    threshold: 1.5"), "rules.0.threshold", "fraction"),
+        (lambda t: t.replace("severity: error", "severity: error\n    threshold: -3"), "rules.0.threshold", "count"),
+        (lambda t: t.replace("check: in_range", "check: ordered").replace("params: {min: 0, max: 10}", "params: {}"), "rules.0.columns", "exactly 2 columns"),
+        (lambda t: t.replace("params: {min: 0, max: 10}", "params: {}"), "rules.0.params", "set min, max or both"),
+        (lambda t: t.replace("params: {min: 0, max: 10}", "params: {min: 0, maximum: 10}"), "rules.0.params.maximum", "Extra inputs"),
+        (lambda t: t.replace("check: in_range", "check: references").replace("{min: 0, max: 10}", "{table: profiles, column: score}"), "rules.0.params.column", "not in table profiles"),
+        (lambda t: t.replace("check: in_range", "check: not_null").replace("{min: 0, max: 10}", "{when: {colour: red}}"), "rules.0.params", "column colour"),
+        (lambda t: t.replace("id: skills.score.range", "id: Skills Score"), "rules.0.id", "pattern"),
+        (lambda t: t.replace("    description: Scores run from 0 to 10.\n", ""), "rules.0.description", "Field required"),
+        (lambda t: "rules: []\n", "rules", "at least 1"),
+    ],
+)  # fmt: skip
+def test_a_quality_rule_mistake_names_the_file_and_key(
+    tmp_path: Path, edit: Callable[[str], str], key: str, problem: str
+) -> None:
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / QUALITY_FILE).write_text(edit(QUALITY_RULE))
+    with pytest.raises(RulesError) as error:
+        load_quality_rules(rules)
+    assert (error.value.file, error.value.key) == (str(rules / QUALITY_FILE), key)
+    assert problem in error.value.problem
+
+
+def test_the_shipped_quality_rules_load_with_typed_params() -> None:
+    rules = load_quality_rules(REPO_RULES)
+    assert len({rule.id for rule in rules.rules}) == len(rules.rules) >= 25
+    score = next(rule for rule in rules.rules if rule.id == "skills.score.range")
+    assert (score.params.min, score.params.max) == (0, 10)
+
+
+def test_an_unimplemented_check_kind_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolkit.errors import ToolkitError
+    from toolkit.validate import checks
+
+    rule = load_quality_rules(REPO_RULES).rules[0]
+    monkeypatch.delitem(checks.CHECKS, rule.check)
+    with pytest.raises(ToolkitError, match="has no implementation"):
+        checks.plan(rule, {})

@@ -36,3 +36,10 @@ def parse_text(text: str | bytes, rules: ParsingRules, source: str = "doc.txt") 
 def profile_view(rows: dict[str, Any]) -> dict[str, Any]:
     """The profile fields a layout fills, with the ones it leaves out shown as None."""
     return {key: rows["profile"].get(key) for key in PROFILE_KEYS}
+
+
+def parse_ok(text: str | bytes, rules: ParsingRules, source: str = "doc.txt") -> dict[str, Any]:
+    """`parse_text` for a document that must parse: fails the test with the reject otherwise."""
+    parsed = parse_text(text, rules, source)
+    assert isinstance(parsed, dict), parsed
+    return parsed

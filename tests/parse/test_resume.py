@@ -3,21 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 import pytest
 
-from tests.parse.helpers import parse_text
+from tests.parse.helpers import parse_ok, parse_text
 from toolkit.parse.document import Reject
 from toolkit.rules import ParsingRules
 
 ENTRY = "Data Engineer\n- Built pipelines.\n- Ran the on-call rota.\n\n"
-
-
-def _parsed(text: str, rules: ParsingRules) -> dict[str, Any]:
-    parsed = parse_text(text, rules)
-    assert isinstance(parsed, dict), parsed
-    return parsed
 
 
 @pytest.mark.parametrize(
@@ -33,7 +26,7 @@ def _parsed(text: str, rules: ParsingRules) -> dict[str, Any]:
 def test_organization_after_its_entry(
     organization_block: str, organization: str, supervisor: str | None, rules: ParsingRules
 ) -> None:
-    (row,) = _parsed("Experience\n\n" + ENTRY + organization_block, rules)["experience"]
+    (row,) = parse_ok("Experience\n\n" + ENTRY + organization_block, rules)["experience"]
     assert (row["title"], row["organization"], row["supervisor"]) == (
         "Data Engineer",
         organization,
@@ -55,13 +48,13 @@ def test_organization_after_its_entry(
 def test_entry_block(
     entry: str, title: str, bullets: list[str], period: tuple[dt.date | None, ...], rules: ParsingRules
 ) -> None:
-    (row,) = _parsed(f"Experience\n\n{entry}\n\nIronbark Data", rules)["experience"]
+    (row,) = parse_ok(f"Experience\n\n{entry}\n\nIronbark Data", rules)["experience"]
     assert (row["title"], row["bullets"], (row["start"], row["end"])) == (title, bullets, period)
 
 
 def test_positions_keep_their_order(rules: ParsingRules) -> None:
     text = "Experience\n\nLead\n- A.\n\nNorthwind Labs\n\nEngineer\n- B.\n\nNorthwind Labs\n\nIntern\n- C.\n\nQuillfeather"
-    rows = _parsed(text, rules)["experience"]
+    rows = parse_ok(text, rules)["experience"]
     assert [(row["position"], row["title"]) for row in rows] == [(1, "Lead"), (2, "Engineer"), (3, "Intern")]
 
 
@@ -83,13 +76,13 @@ AWARDS = "Experience\n\n" + ENTRY + "Ironbark Data\n\n"
 def test_awards_after_the_experience_list(
     tail: str, awards: list[tuple[str, str | None]], rules: ParsingRules
 ) -> None:
-    parsed = _parsed(AWARDS + tail, rules)
+    parsed = parse_ok(AWARDS + tail, rules)
     assert len(parsed["experience"]) == 1
     assert [(row["title"], row["issuer"]) for row in parsed["awards"]] == awards
 
 
 def test_an_award_right_after_an_entry_with_no_organisation(rules: ParsingRules) -> None:
-    parsed = _parsed("Experience\n\n" + ENTRY + "Marlow Fellowship\n\nLakeside University", rules)
+    parsed = parse_ok("Experience\n\n" + ENTRY + "Marlow Fellowship\n\nLakeside University", rules)
     assert parsed["experience"][0]["organization"] is None
     assert [(row["title"], row["issuer"]) for row in parsed["awards"]] == [
         ("Marlow Fellowship", "Lakeside University")
@@ -97,7 +90,7 @@ def test_an_award_right_after_an_entry_with_no_organisation(rules: ParsingRules)
 
 
 def test_lines_before_the_heading_are_kept(rules: ParsingRules) -> None:
-    parsed = _parsed("Curriculum vitae\n\nExperience\n\n" + ENTRY + "Ironbark Data", rules)
+    parsed = parse_ok("Curriculum vitae\n\nExperience\n\n" + ENTRY + "Ironbark Data", rules)
     assert parsed["unparsed_lines"] == ["Curriculum vitae"]
 
 
@@ -105,7 +98,7 @@ def test_lines_before_the_heading_are_kept(rules: ParsingRules) -> None:
     "heading", ["Experience", "EXPERIENCE", "Work Experience", "Professional experience:"]
 )
 def test_heading_variants(heading: str, rules: ParsingRules) -> None:
-    assert len(_parsed(f"{heading}\n\n{ENTRY}Ironbark Data", rules)["experience"]) == 1
+    assert len(parse_ok(f"{heading}\n\n{ENTRY}Ironbark Data", rules)["experience"]) == 1
 
 
 def test_an_experience_heading_with_nothing_after_it_is_truncated(rules: ParsingRules) -> None:

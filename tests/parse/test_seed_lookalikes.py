@@ -6,16 +6,14 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from tests.parse.helpers import parse_text, profile_view
+from tests.parse.helpers import parse_ok, profile_view
 from toolkit.rules import ParsingRules
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 
 
 def _parse(name: str, rules: ParsingRules) -> dict[str, Any]:
-    parsed = parse_text((FIXTURES / name).read_bytes(), rules, source=name)
-    assert isinstance(parsed, dict), parsed
-    return parsed
+    return parse_ok((FIXTURES / name).read_bytes(), rules, source=name)
 
 
 def test_talent_page_lookalike(rules: ParsingRules) -> None:

@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from tests.parse.helpers import parse_text
+from tests.parse.helpers import parse_ok, parse_text
 from toolkit.parse.document import Reject
 from toolkit.rules import ParsingRules
 
 HEADER = "Ada\u00a0Quintero\nData Engineer at Ironbark Data\nLisbon, Portugal\n"
 BIO = "Ada Quintero is a Data Engineer in Lisbon who builds streaming platforms."
-
-
-def _parsed(text: str, rules: ParsingRules) -> dict[str, Any]:
-    parsed = parse_text(text, rules)
-    assert isinstance(parsed, dict), parsed
-    return parsed
 
 
 @pytest.mark.parametrize(
@@ -34,7 +26,7 @@ def _parsed(text: str, rules: ParsingRules) -> dict[str, Any]:
 )  # fmt: skip
 def test_badges_and_bio(summary_lines: list[str], badges: list[str], bio: str, rules: ParsingRules) -> None:
     text = HEADER + "Summary\n" + "\n".join(summary_lines) + "\n5 years of coding experience\n"
-    profile = _parsed(text, rules)["profile"]
+    profile = parse_ok(text, rules)["profile"]
     assert (profile["badges"], profile["summary"]) == (badges, bio)
 
 
@@ -53,7 +45,7 @@ def test_badges_and_bio(summary_lines: list[str], badges: list[str], bio: str, r
     ],
 )  # fmt: skip
 def test_header(header: str, expected: tuple[str | None, ...], rules: ParsingRules) -> None:
-    profile = _parsed(header + "\nSummary\n" + BIO, rules)["profile"]
+    profile = parse_ok(header + "\nSummary\n" + BIO, rules)["profile"]
     assert profile["name"] == "Ada Quintero"
     assert (
         profile["title"],
@@ -84,7 +76,7 @@ def test_facts(facts: str, field: str, value: object, rules: ParsingRules) -> No
         + facts
         + "\nGithub Skills (1)\npython9\n"
     )
-    assert _parsed(text, rules)["profile"][field] == value
+    assert parse_ok(text, rules)["profile"][field] == value
 
 
 @pytest.mark.parametrize(
@@ -101,7 +93,7 @@ def test_facts(facts: str, field: str, value: object, rules: ParsingRules) -> No
 def test_facts_end_the_bio_even_without_years_lines(
     facts: str, education: list[tuple[str, str]], languages: list[str], rules: ParsingRules
 ) -> None:
-    parsed = _parsed(HEADER + "Summary\n" + BIO + "\n" + facts + "\nGithub Skills (1)\npython9\n", rules)
+    parsed = parse_ok(HEADER + "Summary\n" + BIO + "\n" + facts + "\nGithub Skills (1)\npython9\n", rules)
     assert parsed["profile"]["summary"] == BIO
     assert [(row["degree"], row["field"]) for row in parsed["education"]] == education
     assert parsed["profile"]["spoken_languages"] == languages
@@ -128,14 +120,14 @@ def test_facts_end_the_bio_even_without_years_lines(
 )  # fmt: skip
 def test_education(line: str, education: dict[str, str | None], rules: ParsingRules) -> None:
     text = HEADER + "Summary\n" + BIO + "\n3 years of coding experience\n" + line + "\nEnglish\n"
-    parsed = _parsed(text, rules)
+    parsed = parse_ok(text, rules)
     assert parsed["education"] == [education]
     assert parsed["profile"]["spoken_languages"] == ["English"]
 
 
 def test_unknown_fact_lines_are_kept_not_lost(rules: ParsingRules) -> None:
     text = HEADER + "Summary\n" + BIO + "\n3 years of coding experience\nOpen to relocation: yes\nEnglish\n"
-    assert _parsed(text, rules)["unparsed_lines"] == ["Open to relocation: yes"]
+    assert parse_ok(text, rules)["unparsed_lines"] == ["Open to relocation: yes"]
 
 
 def test_declared_counts_are_kept_when_fewer_items_follow(rules: ParsingRules) -> None:
@@ -143,7 +135,7 @@ def test_declared_counts_are_kept_when_fewer_items_follow(rules: ParsingRules) -
         HEADER + "Summary\n" + BIO + "\nGithub Skills (18)\nxla10\npython9\n"
         "Programming languages (4)\nGithub contributions (5)\nopenquill/quill\nJun 2019 - Jul 2021\n"
     )
-    parsed = _parsed(text, rules)
+    parsed = parse_ok(text, rules)
     declared = {key: parsed["profile"][key] for key in parsed["profile"] if key.startswith("declared_")}
     assert declared == {
         "declared_skills": 18,
@@ -156,7 +148,7 @@ def test_declared_counts_are_kept_when_fewer_items_follow(rules: ParsingRules) -
 
 def test_programming_languages_are_their_own_kind(rules: ParsingRules) -> None:
     text = HEADER + "Summary\n" + BIO + "\nGithub Skills (1)\nxla10\nProgramming languages (2)\nrust9\ngo7\n"
-    kinds = [(row["kind"], row["skill"], row["score"]) for row in _parsed(text, rules)["skills"]]
+    kinds = [(row["kind"], row["skill"], row["score"]) for row in parse_ok(text, rules)["skills"]]
     assert kinds == [
         ("github_skill", "xla", 10),
         ("programming_language", "rust", 9),
@@ -180,7 +172,7 @@ def test_role_glued_to_contributions(
     block: str, role: str, commits: int, months: int, rules: ParsingRules
 ) -> None:
     text = HEADER + CONTRIBUTION + block + "\nContributions summary:Ada fixed the parser.\npythoncompiler\n"
-    (row,) = _parsed(text, rules)["contributions"]
+    (row,) = parse_ok(text, rules)["contributions"]
     assert (row["role"], row["commits"], row["duration_months"]) == (role, commits, months)
     assert (row["summary"], row["tags"]) == ("Ada fixed the parser.", ["python", "compiler"])
 
@@ -190,7 +182,7 @@ def test_tags_split_against_the_profiles_own_skills(rules: ParsingRules) -> None
         HEADER + "Github Skills (1)\nzephyrdb9\n" + CONTRIBUTION
         + "Role in this project:Maintainer\nContributions summary:Ada.\npythonzephyrdbquokkaflow\n"
     )  # fmt: skip
-    (row,) = _parsed(text, rules)["contributions"]
+    (row,) = parse_ok(text, rules)["contributions"]
     assert row["tags"] == ["python", "zephyrdb", "quokkaflow"]
 
 
@@ -201,7 +193,7 @@ def test_a_page_cut_before_its_name_is_truncated(rules: ParsingRules) -> None:
 
 
 def test_a_page_cut_mid_contribution_keeps_what_it_has(rules: ParsingRules) -> None:
-    parsed = _parsed(HEADER + "Summary\n" + BIO + "\n" + CONTRIBUTION + "Role in this pro", rules)
+    parsed = parse_ok(HEADER + "Summary\n" + BIO + "\n" + CONTRIBUTION + "Role in this pro", rules)
     (row,) = parsed["contributions"]
     assert (row["repository"], row["description"]) == (
         "openquill/quill",
@@ -210,5 +202,5 @@ def test_a_page_cut_mid_contribution_keeps_what_it_has(rules: ParsingRules) -> N
 
 
 def test_extra_header_lines_are_kept_not_lost(rules: ParsingRules) -> None:
-    parsed = _parsed(HEADER + "Open to work\nSummary\n" + BIO, rules)
+    parsed = parse_ok(HEADER + "Open to work\nSummary\n" + BIO, rules)
     assert (parsed["profile"]["city"], parsed["unparsed_lines"]) == ("Lisbon", ["Open to work"])

@@ -316,3 +316,141 @@ def load_quality_rules(rules_dir: Path | None = None) -> QualityRules:
                 raise RulesError(shown, f"{where}.params", f"column {column} not in table {table}{named}")
         checked.append(rule.model_copy(update={"params": params}))
     return QualityRules(rules=tuple(checked))
+
+
+# --- Privacy policy and recognizers: rules/privacy.yaml, rules/recognizers.yaml ---------------------------
+
+PRIVACY_FILE = "privacy.yaml"
+RECOGNIZERS_FILE = "recognizers.yaml"
+ALLOW_LIST_FILE = "vocabularies/allow_list.yaml"
+
+Action = Literal["keep", "drop", "pseudonymize", "scrub", "generalize"]
+
+
+class NlpSettings(_Frozen):
+    model: str = Field(description="An installed spaCy pipeline package (loaded offline, NER only).")
+    batch_size: int = Field(default=128, gt=0)
+    processes: int = Field(default=1, ge=1, description="spaCy processes once there are enough texts.")
+    min_texts_per_process: int = Field(default=2000, ge=1)
+
+
+class Hierarchy(_Frozen):
+    """A generalization: `date_to_year` (a date -> its year) or `number_band` (a number -> 'lo-hi')."""
+
+    kind: Literal["date_to_year", "number_band"]
+    edges: tuple[int, ...] = Field(default=(), description="number_band: ascending lower edges of the bands.")
+
+    @model_validator(mode="after")
+    def _edges(self) -> Hierarchy:
+        if self.kind == "number_band" and (
+            len(self.edges) < 2 or list(self.edges) != sorted(set(self.edges))
+        ):
+            raise ValueError("number_band needs at least two ascending, distinct edges")
+        return self
+
+
+class ColumnPolicy(_Frozen):
+    action: Action
+    hierarchy: str | None = None
+
+
+class PrivacyPolicy(_Frozen):
+    """`rules/privacy.yaml`: what happens to every column of every released table."""
+
+    nlp: NlpSettings
+    text_entities: tuple[str, ...] = Field(min_length=1, description="Entity types replaced in free text.")
+    hierarchies: dict[str, Hierarchy] = Field(default_factory=dict)
+    tables: dict[TableName, dict[str, str]]
+    """Table -> column -> 'keep' | 'drop' | 'pseudonymize' | 'scrub' | 'generalize:<hierarchy>'."""
+
+    def column(self, table: str, column: str) -> ColumnPolicy:
+        action, _, hierarchy = self.tables[table][column].partition(":")  # type: ignore[index]
+        return ColumnPolicy(action=action, hierarchy=hierarchy or None)  # type: ignore[arg-type]
+
+
+class PatternSpec(_Frozen):
+    name: str
+    regex: str
+    score: float = Field(default=0.85, gt=0, le=1)
+
+    _check_regex = field_validator("regex")(lambda value: _compiles_python(value))
+
+
+class RecognizerSpec(_Frozen):
+    """A pattern recognizer declared as data (turned into a Presidio PatternRecognizer by toolkit.scrub)."""
+
+    name: str
+    entity: str
+    patterns: tuple[PatternSpec, ...] = Field(min_length=1)
+    ignore_case: bool = False
+    context: tuple[str, ...] = ()
+
+
+class RecognizersFile(_Frozen):
+    recognizers: tuple[RecognizerSpec, ...] = Field(min_length=1)
+
+
+class PrivacyRules(_Frozen):
+    """Everything the scrub and verify stages read from `rules/`."""
+
+    policy: PrivacyPolicy
+    recognizers: tuple[RecognizerSpec, ...]
+    allow_list: frozenset[str] = Field(
+        description="Lower-cased words and phrases never taken for personal data."
+    )
+
+
+def _compiles_python(pattern: str) -> str:
+    """Recognizer patterns run in Presidio, which uses the `regex` package."""
+    import regex
+
+    try:
+        regex.compile(pattern)
+    except regex.error as exc:
+        raise ValueError(f"not a valid regular expression: {exc}") from None
+    return pattern
+
+
+def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
+    """Read the privacy policy, recognizers and allow-list. Raises `RulesError` naming the file and key.
+
+    The policy must name every column of every contract table (rejects excepted): a column left out would
+    otherwise be released or lost by accident.
+    """
+    from toolkit.model import TABLE_SCHEMAS
+
+    rules_dir = rules_dir or default_rules_dir()
+    policy = _load(rules_dir, PRIVACY_FILE, PrivacyPolicy)
+    shown = str(rules_dir / PRIVACY_FILE)
+    for table, schema in TABLE_SCHEMAS.items():
+        if table == "rejects":
+            continue
+        columns = policy.tables.get(table)  # type: ignore[call-overload]
+        if columns is None:
+            raise RulesError(shown, f"tables.{table}", "missing: every released table needs a policy")
+        for column in schema:
+            if column not in columns:
+                raise RulesError(shown, f"tables.{table}.{column}", "missing: every column needs an action")
+        for column, spec in columns.items():
+            key = f"tables.{table}.{column}"
+            if column not in schema:
+                raise RulesError(shown, key, f"not a column of {table}")
+            action, _, hierarchy = spec.partition(":")
+            if action not in ("keep", "drop", "pseudonymize", "scrub", "generalize"):
+                raise RulesError(
+                    shown,
+                    key,
+                    f"unknown action {spec!r}: keep, drop, pseudonymize, scrub, generalize:<hierarchy>",
+                )
+            if action == "generalize" and hierarchy not in policy.hierarchies:
+                raise RulesError(shown, key, f"unknown hierarchy {hierarchy!r}")
+            if action != "generalize" and hierarchy:
+                raise RulesError(shown, key, f"only generalize takes a hierarchy: {spec!r}")
+    if policy.tables["profiles"]["profile_id"] != "pseudonymize":
+        raise RulesError(shown, "tables.profiles.profile_id", "must be pseudonymize: it links the tables")
+    recognizers = _load(rules_dir, RECOGNIZERS_FILE, RecognizersFile)
+    allow = _load(rules_dir, ALLOW_LIST_FILE, VocabularyFile)
+    terms = _load(rules_dir, TECHNICAL_TERMS_FILE, VocabularyFile)
+    languages = _load(rules_dir, SPOKEN_LANGUAGES_FILE, VocabularyFile)
+    allow_list = frozenset(t.lower() for t in (*allow.terms, *terms.terms, *languages.terms))
+    return PrivacyRules(policy=policy, recognizers=recognizers.recognizers, allow_list=allow_list)

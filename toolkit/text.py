@@ -22,3 +22,13 @@ def clean(text: str) -> str:
 def clean_lines(text: str) -> list[str]:
     """Split on any line ending, then `clean` each line. Blank lines stay (as "") because layouts use them."""
     return [clean(line) for line in text.splitlines()]
+
+
+def fold(text: str) -> str:
+    """The comparison form of a text: accents dropped (NFKD), case folded, white space folded.
+
+    'José  DA Mata' and 'jose da mata' fold alike. Used to match identifiers, never to show text.
+    """
+    decomposed = unicodedata.normalize("NFKD", _INVISIBLE.sub("", text))
+    stripped = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return _WHITESPACE.sub(" ", stripped.casefold()).strip()

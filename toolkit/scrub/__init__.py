@@ -1,0 +1,165 @@
+"""Scrub stage: the privacy policy applied to the parsed tables, giving the tables of a release.
+
+Only this package imports Presidio. `anonymize` is a function of (tables, rules, key): the same input and
+key give the same release, in any process, with no shared state.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
+
+from toolkit.model import TABLE_SCHEMAS, ProfileSet
+from toolkit.rules import PrivacyRules
+from toolkit.scrub.columns import generalize, pseudonymize
+from toolkit.scrub.engine import engine_for
+from toolkit.scrub.keys import Keyring, keyring
+from toolkit.scrub.text import Seeds, TextScrubber
+
+__all__ = ["Anonymized", "ColumnAction", "Keyring", "anonymize", "keyring", "scrubber_for"]
+
+RELEASED_TABLES = tuple(table for table in TABLE_SCHEMAS if table != "rejects")
+
+
+@dataclass(frozen=True)
+class ColumnAction:
+    table: str
+    column: str
+    action: str
+    values: int
+    """Non-null values in the column before the action."""
+    changed: int
+    """Values the action changed (for drop: every non-null value)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"table": self.table, "column": self.column, "action": self.action, "values": self.values,
+                "changed": self.changed}  # fmt: skip
+
+
+@dataclass
+class Anonymized:
+    tables: dict[str, pl.DataFrame]
+    actions: list[ColumnAction]
+    entities: Counter[str] = field(default_factory=Counter)
+    """Replacements made in free text, per entity type."""
+
+
+def scrubber_for(rules: PrivacyRules, keys: Keyring) -> TextScrubber:
+    engine = engine_for(rules.policy.nlp, rules.recognizers)
+    return TextScrubber(engine, keys, rules.policy.text_entities, rules.allow_list)
+
+
+def anonymize(tables: ProfileSet, rules: PrivacyRules, keys: Keyring) -> Anonymized:
+    """Apply the policy to every released table; free text of one profile is scrubbed as one record."""
+    frames = {name: frame for name, frame in tables.tables() if name in RELEASED_TABLES}
+    scrubbed = _scrub_free_text(frames, rules, keys)
+    release: dict[str, pl.DataFrame] = {}
+    actions: list[ColumnAction] = []
+    for table, frame in frames.items():
+        exprs = []
+        for column in frame.columns:
+            if column not in TABLE_SCHEMAS[table]:
+                continue  # not in the contract, so not in the policy: never released
+            policy = rules.policy.column(table, column)
+            values = frame.height - frame.get_column(column).null_count()
+            if policy.action == "drop":
+                actions.append(ColumnAction(table, column, "drop", values, values))
+                continue
+            if policy.action == "keep":
+                expr = pl.col(column)
+            elif policy.action == "pseudonymize":
+                expr = pseudonymize(frame, column, keys)
+            elif policy.action == "generalize":
+                assert policy.hierarchy is not None
+                expr = generalize(column, rules.policy.hierarchies[policy.hierarchy])
+            else:
+                expr = pl.lit(scrubbed.columns[(table, column)]).alias(column)
+            exprs.append(expr.alias(column))
+            label = f"generalize:{policy.hierarchy}" if policy.hierarchy else policy.action
+            actions.append(ColumnAction(table, column, label, values, 0))
+        release[table] = frame.select(exprs)
+    actions = [_count_changes(action, frames, release) for action in actions]
+    return Anonymized(release, actions, scrubbed.entities)
+
+
+@dataclass(frozen=True)
+class _Scrubbed:
+    columns: dict[tuple[str, str], pl.Series]
+    entities: Counter[str]
+
+
+def _scrub_free_text(frames: dict[str, pl.DataFrame], rules: PrivacyRules, keys: Keyring) -> _Scrubbed:
+    columns = [(t, c) for t, frame in frames.items() for c in frame.columns
+               if c in TABLE_SCHEMAS[t] and rules.policy.column(t, c).action == "scrub"]  # fmt: skip
+    items: list[tuple[Hashable, str]] = []
+    places: list[tuple[str, str, int, int | None]] = []  # table, column, row, position in a list
+    for table, column in columns:
+        frame = frames[table]
+        ids = frame.get_column("profile_id").to_list()
+        for row, value in enumerate(frame.get_column(column).to_list()):
+            if isinstance(value, list):
+                for index, element in enumerate(value):
+                    if element is not None:
+                        items.append((ids[row], element))
+                        places.append((table, column, row, index))
+            elif value is not None:
+                items.append((ids[row], value))
+                places.append((table, column, row, None))
+    result = scrubber_for(rules, keys).scrub(items, _seeds(frames), _allowed_from_data(frames))
+    replaced: dict[tuple[str, str], list[Any]] = {
+        (t, c): [list(v) if isinstance(v, list) else v for v in frames[t].get_column(c).to_list()]
+        for t, c in columns
+    }
+    for (table, column, row, element), text in zip(places, result.texts, strict=True):
+        if element is None:
+            replaced[(table, column)][row] = text
+        else:
+            replaced[(table, column)][row][element] = text
+    series = {(t, c): pl.Series(c, values, dtype=frames[t].schema[c]) for (t, c), values in replaced.items()}
+    return _Scrubbed(series, result.entities)
+
+
+def _seeds(frames: dict[str, pl.DataFrame]) -> dict[Hashable, Seeds]:
+    supervisors = (
+        frames["experience"]
+        .drop_nulls("supervisor")
+        .group_by("profile_id", maintain_order=True)
+        .agg("supervisor")
+    )
+    others = dict(supervisors.iter_rows())
+    names = frames["profiles"].select("profile_id", "name").drop_nulls("profile_id")
+    seeds: dict[Hashable, Seeds] = {}
+    for profile_id, name in names.iter_rows():
+        seeds[profile_id] = Seeds(
+            own_names=(name,) if name else (), other_people=tuple(others.get(profile_id, ()))
+        )
+    return seeds
+
+
+def _allowed_from_data(frames: dict[str, pl.DataFrame]) -> set[str]:
+    """The data's own technical words: skills, tags, and the project part of repository names."""
+    skills = frames["skills"].get_column("skill").drop_nulls().to_list()
+    tags = frames["contributions"].get_column("tags").explode().drop_nulls().to_list()
+    projects = [
+        repo.rpartition("/")[2] for repo in frames["contributions"].get_column("repository").drop_nulls()
+    ]
+    return {*skills, *tags, *projects}
+
+
+def _count_changes(
+    action: ColumnAction, before: dict[str, pl.DataFrame], after: dict[str, pl.DataFrame]
+) -> ColumnAction:
+    if action.action == "drop":
+        return action
+    old = before[action.table].get_column(action.column)
+    new = after[action.table].get_column(action.column)
+    if action.action == "keep":
+        return action
+    if old.dtype != new.dtype:
+        return ColumnAction(action.table, action.column, action.action, action.values, action.values)
+    changed = int((old.ne_missing(new)).sum())
+    return ColumnAction(action.table, action.column, action.action, action.values, changed)

@@ -1,0 +1,124 @@
+"""Presidio, set up once per process and offline, for the free text of developer profiles.
+
+- spaCy runs NER only (tagger, parser, lemmatizer, attribute ruler and senter excluded: the same
+  entities at about twice the speed), loaded from an installed package: no model download.
+- No recognizer that reaches the network: e-mails and URLs are pattern recognizers from
+  `rules/recognizers.yaml` (Presidio's own e-mail recognizer would fetch a public-suffix list).
+- Texts are analyzed in batches through spaCy's `nlp.pipe`, in several processes when there are many.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import regex
+import spacy
+from presidio_analyzer import (
+    AnalyzerEngine,
+    BatchAnalyzerEngine,
+    Pattern,
+    PatternRecognizer,
+    RecognizerRegistry,
+)
+from presidio_analyzer.nlp_engine import NerModelConfiguration, SpacyNlpEngine
+from presidio_analyzer.predefined_recognizers import SpacyRecognizer
+
+from toolkit.errors import RulesError
+from toolkit.rules import PRIVACY_FILE, NlpSettings, RecognizerSpec
+
+_NOT_NER = ["tagger", "parser", "lemmatizer", "attribute_ruler", "senter", "tok2vec_morph"]
+_SPACY_TO_PRESIDIO = {
+    "PERSON": "PERSON",
+    "PER": "PERSON",
+    "GPE": "LOCATION",
+    "LOC": "LOCATION",
+    "FAC": "LOCATION",
+    "ORG": "ORGANIZATION",
+}
+NER_ENTITIES = ("PERSON", "LOCATION", "ORGANIZATION")
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    entity: str
+    start: int
+    end: int
+    score: float
+
+
+class _NerOnlySpacyEngine(SpacyNlpEngine):
+    """Presidio's spaCy engine, loading an installed pipeline with only its NER component."""
+
+    def __init__(self, model: str) -> None:
+        configuration = NerModelConfiguration(
+            model_to_presidio_entity_mapping=_SPACY_TO_PRESIDIO,
+            labels_to_ignore=["CARDINAL", "DATE", "EVENT", "LANGUAGE", "LAW", "MONEY", "NORP", "ORDINAL",
+                              "PERCENT", "PRODUCT", "QUANTITY", "TIME", "WORK_OF_ART"],
+            low_score_entity_names=[],
+        )  # fmt: skip
+        super().__init__(
+            models=[{"lang_code": "en", "model_name": model}], ner_model_configuration=configuration
+        )
+        self.model = model
+
+    def load(self) -> None:
+        try:
+            nlp = spacy.load(self.model, exclude=_NOT_NER)
+        except OSError:
+            raise RulesError(
+                PRIVACY_FILE, "nlp.model", f"{self.model!r} is not an installed spaCy pipeline"
+            ) from None
+        self.nlp = {"en": nlp}  # type: ignore[assignment]
+
+
+def _pattern_recognizer(spec: RecognizerSpec) -> PatternRecognizer:
+    flags = regex.DOTALL | regex.MULTILINE | (regex.IGNORECASE if spec.ignore_case else 0)
+    return PatternRecognizer(
+        supported_entity=spec.entity,
+        name=spec.name,
+        patterns=[Pattern(name=p.name, regex=p.regex, score=p.score) for p in spec.patterns],
+        context=list(spec.context),
+        global_regex_flags=flags,
+    )
+
+
+class Engine:
+    """An analyzer over many texts. Build it once per process with `engine_for`."""
+
+    def __init__(self, nlp: NlpSettings, recognizers: Sequence[RecognizerSpec]) -> None:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+        os.environ.setdefault("OMP_NUM_THREADS", "1")
+        self.settings = nlp
+        nlp_engine = _NerOnlySpacyEngine(nlp.model)
+        nlp_engine.load()
+        registry = RecognizerRegistry(supported_languages=["en"])
+        registry.add_recognizer(
+            SpacyRecognizer(supported_language="en", supported_entities=list(NER_ENTITIES))
+        )
+        for spec in recognizers:
+            registry.add_recognizer(_pattern_recognizer(spec))
+        self.entities = sorted({*NER_ENTITIES, *(spec.entity for spec in recognizers)})
+        self.analyzer = AnalyzerEngine(registry=registry, nlp_engine=nlp_engine, supported_languages=["en"])
+        self.batch = BatchAnalyzerEngine(analyzer_engine=self.analyzer)
+
+    def analyze(self, texts: Sequence[str]) -> Iterator[list[Span]]:
+        """Spans found in each text, in order. Uses several spaCy processes when there are many texts."""
+        processes = min(self.settings.processes, max(1, len(texts) // self.settings.min_texts_per_process))
+        results = self.batch.analyze_iterator(
+            list(texts),
+            language="en",
+            batch_size=self.settings.batch_size,
+            n_process=processes,
+            entities=self.entities,
+        )
+        for found in results:
+            yield [Span(r.entity_type, r.start, r.end, r.score) for r in found]
+
+
+@lru_cache(maxsize=2)
+def engine_for(nlp: NlpSettings, recognizers: tuple[RecognizerSpec, ...]) -> Engine:
+    """One engine per process and settings: the spaCy model loads once."""
+    return Engine(nlp, recognizers)

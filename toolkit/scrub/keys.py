@@ -1,0 +1,65 @@
+"""Keyed pseudonyms: HMAC-SHA256 under a secret, so equal values get equal pseudonyms everywhere.
+
+The secret comes from `TOOLKIT_SECRET` or a key file. Without one, a random key is made for the run: its
+pseudonyms link rows within the release but not across runs, and the report says so. The key itself never
+reaches any output.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from toolkit.errors import UsageError
+
+SECRET_VARIABLE = "TOOLKIT_SECRET"
+_MIN_SECRET_BYTES = 16
+TOKEN_HEX = 8
+PSEUDONYM_HEX = 16
+
+
+@dataclass(frozen=True)
+class Keyring:
+    key: bytes = field(repr=False)
+    source: str
+    """Where the key came from: 'TOOLKIT_SECRET', 'key file', or 'random per run'."""
+
+    @property
+    def linkable_across_runs(self) -> bool:
+        return self.source != "random per run"
+
+    def digest(self, kind: str, value: str) -> str:
+        """Hex HMAC-SHA256 of `value` within a namespace `kind` (so a name and a repository never collide)."""
+        return hmac.new(self.key, f"{kind}\x1f{value}".encode(), hashlib.sha256).hexdigest()
+
+    def token(self, entity: str, identity: str) -> str:
+        """The readable replacement of a value found in free text: '<PERSON_1a2b3c4d>'."""
+        return f"<{entity}_{self.digest(entity, identity)[:TOKEN_HEX]}>"
+
+    def pseudonym(self, kind: str, value: str) -> str:
+        """The replacement of a whole column value (an id, a repository)."""
+        return self.digest(kind, value)[:PSEUDONYM_HEX]
+
+
+def keyring(key_file: Path | None = None) -> Keyring:
+    """The key from `key_file`, else from TOOLKIT_SECRET, else a random one for this run."""
+    if key_file is not None:
+        try:
+            key = key_file.read_bytes().strip()
+        except OSError as exc:
+            raise UsageError(f"{key_file}: cannot read the key file ({exc.strerror or exc})") from None
+        return Keyring(_checked(key, str(key_file)), "key file")
+    secret = os.environ.get(SECRET_VARIABLE)
+    if secret is not None:
+        return Keyring(_checked(secret.encode(), SECRET_VARIABLE), SECRET_VARIABLE)
+    return Keyring(secrets.token_bytes(32), "random per run")
+
+
+def _checked(key: bytes, where: str) -> bytes:
+    if len(key) < _MIN_SECRET_BYTES:
+        raise UsageError(f"{where}: the secret must be at least {_MIN_SECRET_BYTES} bytes long")
+    return key

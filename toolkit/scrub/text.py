@@ -1,0 +1,159 @@
+"""Scrub free text record by record: Presidio's findings, plus everything known about the record.
+
+Each distinct text is analyzed once (profiles share repository descriptions, organisations, award
+titles). Then, per record, every identifier found in any of its texts, and those the caller knows from
+the record's structure (the person's name, supervisors), is searched for in all of its texts, so a name
+NER caught once is replaced everywhere, in any case, inside URLs and e-mail addresses too. Overlapping
+findings are merged, and Presidio's anonymizer replaces each with a keyed token like <PERSON_1a2b3c4d>.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import regex
+from presidio_anonymizer import AnonymizerEngine
+from presidio_anonymizer.entities import OperatorConfig, RecognizerResult
+
+from toolkit.scrub.engine import Engine, Span
+from toolkit.scrub.identifiers import RecordIdentifiers
+from toolkit.scrub.keys import Keyring
+from toolkit.text import fold
+
+_MIN_SCORE = 0.5
+_WORD_SPLIT = str.maketrans({"-": " ", "/": " ", "(": " ", ")": " ", ",": " "})
+
+
+@dataclass(frozen=True)
+class Seeds:
+    """What the structure of a record says before any text is read."""
+
+    own_names: tuple[str, ...] = ()
+    other_people: tuple[str, ...] = ()
+
+
+@dataclass
+class TextScrubResult:
+    texts: list[str]
+    """The scrubbed texts, in the order given."""
+    entities: Counter[str] = field(default_factory=Counter)
+    """How many replacements of each entity type were made."""
+    identifiers: set[str] = field(default_factory=set)
+    """Every identifier (folded) known or found, for the release's leak check."""
+
+
+def is_allowed(text: str, allow_list: frozenset[str]) -> bool:
+    """A phrase of allowed words ('XLA compiler team' is not, 'Computer Science' is)."""
+    folded = fold(text)
+    if folded in allow_list:
+        return True
+    words = folded.translate(_WORD_SPLIT).split()
+    return bool(words) and all(word in allow_list for word in words)
+
+
+class TextScrubber:
+    def __init__(
+        self, engine: Engine, keys: Keyring, entities: Iterable[str], allow_list: frozenset[str]
+    ) -> None:
+        self.engine = engine
+        self.keys = keys
+        self.entities = frozenset(entities)
+        self.allow_list = allow_list
+        self.anonymizer = AnonymizerEngine()  # type: ignore[no-untyped-call]
+
+    def scrub(
+        self,
+        items: Sequence[tuple[Hashable, str]],
+        seeds: Mapping[Hashable, Seeds] | None = None,
+        extra_allowed: Iterable[str] = (),
+    ) -> TextScrubResult:
+        """Scrub each (record, text) item; texts of one record share what is known about its people."""
+        allow_list = self.allow_list | {fold(word) for word in extra_allowed}
+        distinct = sorted({text for _, text in items if text})
+        found = dict(zip(distinct, self.engine.analyze(distinct), strict=True))
+        records: dict[Hashable, RecordIdentifiers] = defaultdict(lambda: RecordIdentifiers(allow_list))
+        for record, record_seeds in (seeds or {}).items():
+            for name in record_seeds.own_names:
+                records[record].add_own_name(name)
+            for name in record_seeds.other_people:
+                records[record].add_other_person(name)
+        for record, text in items:
+            for span in self._kept(found.get(text, []), text, allow_list):
+                records[record].add_found(span.entity, text[span.start : span.end])
+        patterns = {record: identifiers.pattern() for record, identifiers in records.items()}
+        result = TextScrubResult(texts=[])
+        done: dict[tuple[Hashable, str], str] = {}
+        for record, text in items:
+            key = (record, text)
+            if key not in done:
+                done[key] = self._replace(
+                    text, found.get(text, []), records[record], patterns.get(record), result
+                )
+            result.texts.append(done[key])
+        for identifiers in records.values():
+            result.identifiers.update(identifiers.all_folded())
+        return result
+
+    def _kept(self, spans: list[Span], text: str, allow_list: frozenset[str]) -> list[Span]:
+        return [
+            span
+            for span in spans
+            if span.entity in self.entities
+            and span.score >= _MIN_SCORE
+            and not (
+                span.entity in ("PERSON", "LOCATION") and is_allowed(text[span.start : span.end], allow_list)
+            )
+        ]
+
+    def _replace(
+        self,
+        text: str,
+        spans: list[Span],
+        identifiers: RecordIdentifiers,
+        pattern: regex.Pattern[str] | None,
+        result: TextScrubResult,
+    ) -> str:
+        if not text:
+            return text
+        candidates = [(s.start, s.end, s.entity) for s in self._kept(spans, text, identifiers.allow_list)]
+        if pattern is not None:
+            for match in pattern.finditer(text):
+                identity = identifiers.identity_of(match.group())
+                if identity is not None:
+                    candidates.append((match.start(), match.end(), identity.entity))
+        merged = _merge(candidates)
+        if not merged:
+            return text
+        tokens: dict[str, str] = {}
+        results = []
+        for start, end, entity in merged:
+            value = text[start:end]
+            identity = identifiers.identity_of(value)
+            key = identity.key if identity is not None and identity.entity == entity else fold(value)
+            tokens[value] = self.keys.token(entity, key)
+            results.append(RecognizerResult(entity_type=entity, start=start, end=end, score=1.0))
+            result.entities[entity] += 1
+            result.identifiers.add(fold(value))
+        operators = {
+            entity: OperatorConfig("custom", {"lambda": lambda value: tokens[value]})
+            for entity in {entity for _, _, entity in merged}
+        }
+        return self.anonymizer.anonymize(text=text, analyzer_results=results, operators=operators).text
+
+
+def _merge(candidates: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Overlapping findings become one covering span, typed by the longest of them."""
+    merged: list[tuple[int, int, str]] = []
+    longest: list[int] = []
+    for start, end, entity in sorted(candidates):
+        if merged and start < merged[-1][1]:
+            last_start, last_end, last_entity = merged[-1]
+            if end - start > longest[-1]:
+                last_entity, longest[-1] = entity, end - start
+            merged[-1] = (last_start, max(last_end, end), last_entity)
+        else:
+            merged.append((start, end, entity))
+            longest.append(end - start)
+    return merged

@@ -4,6 +4,7 @@ error. No traceback reaches the user for bad input or bad rules: one line on std
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from enum import IntEnum
@@ -11,7 +12,8 @@ from pathlib import Path
 
 from toolkit import pipeline
 from toolkit.errors import ToolkitError
-from toolkit.rules import load_parsing_rules, load_quality_rules
+from toolkit.rules import load_parsing_rules, load_privacy_rules, load_quality_rules
+from toolkit.scrub import keyring
 
 
 class Exit(IntEnum):
@@ -59,7 +61,48 @@ def build_parser() -> argparse.ArgumentParser:
         help="write rows that failed an error rule here, with their rule ids (private data)",
     )
     add_rules_option(validate)
+
+    run = commands.add_parser("run", help="the whole job: parse, validate, scrub, verify, write a release")
+    run.add_argument("inputs", nargs="+", metavar="INPUT", help="raw files or folders, or one parsed folder")
+    run.add_argument(
+        "--out", type=Path, required=True, metavar="DIR", help="release folder: <table>.parquet, report.json"
+    )
+    run.add_argument(
+        "--private",
+        type=Path,
+        metavar="DIR",
+        help="folder for quarantined rows (private data; default: <out>.private, beside the release)",
+    )
+    add_key_option(run)
+    add_json_option(run)
+    add_rules_option(run)
+
+    scrub = commands.add_parser(
+        "scrub", help="scrub free-text columns of any CSV, TSV, JSONL or Parquet table"
+    )
+    scrub.add_argument("file", type=Path, metavar="FILE")
+    scrub.add_argument("--text-column", action="append", required=True, metavar="COL", dest="text_columns",
+                       help="a column of free text to scrub (repeat for several)")  # fmt: skip
+    scrub.add_argument(
+        "--out", type=Path, required=True, metavar="FILE", help="scrubbed table, same format by extension"
+    )
+    add_key_option(scrub)
+    add_json_option(scrub)
+    add_rules_option(scrub)
     return parser
+
+
+def add_key_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--key-file",
+        type=Path,
+        metavar="FILE",
+        help="secret for keyed pseudonyms (default: TOOLKIT_SECRET; without either, a random key per run)",
+    )
+
+
+def add_json_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print a machine-readable JSON summary instead")
 
 
 def _parse(args: argparse.Namespace) -> Exit:
@@ -79,7 +122,39 @@ def _validate(args: argparse.Namespace) -> Exit:
     return Exit(report.exit_code)
 
 
-_COMMANDS = {"parse": _parse, "validate": _validate}
+def _run(args: argparse.Namespace) -> Exit:
+    report = pipeline.run(
+        args.inputs,
+        args.out,
+        load_parsing_rules(args.rules),
+        load_quality_rules(args.rules),
+        load_privacy_rules(args.rules),
+        keyring(args.key_file),
+        private_dir=args.private,
+    )
+    if args.json:
+        print(json.dumps(report.to_json(), ensure_ascii=False))
+    else:
+        for line in report.summary_lines():
+            print(line)
+    return Exit(report.exit_code)
+
+
+def _scrub(args: argparse.Namespace) -> Exit:
+    summary = pipeline.scrub_file(
+        args.file, args.out, args.text_columns, load_privacy_rules(args.rules), keyring(args.key_file)
+    )
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False))
+    else:
+        replaced = (
+            ", ".join(f"{entity}: {n}" for entity, n in summary["entities_replaced"].items()) or "nothing"
+        )
+        print(f"scrubbed {summary['rows']} rows of {args.file} into {args.out}; replaced {replaced}")
+    return Exit.CLEAN
+
+
+_COMMANDS = {"parse": _parse, "validate": _validate, "run": _run, "scrub": _scrub}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

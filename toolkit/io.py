@@ -128,3 +128,45 @@ def write_frames(frames: dict[str, pl.DataFrame], out_dir: Path) -> None:
         partial = out_dir / f".{name}.parquet.partial"
         frame.write_parquet(partial)
         partial.replace(out_dir / f"{name}.parquet")
+
+
+TABLE_FORMATS = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet"}
+
+
+def table_format(path: Path) -> str:
+    """The format a table file is read and written in, from its extension."""
+    fmt = TABLE_FORMATS.get(path.suffix.lower())
+    if fmt is None:
+        known = ", ".join(sorted(TABLE_FORMATS))
+        raise UsageError(
+            f"{path}: unknown table format {path.suffix or '(no extension)'}; use one of {known}"
+        )
+    return fmt
+
+
+def read_table(path: Path) -> pl.DataFrame:
+    """A CSV/TSV (every column read as text, so values round-trip unchanged), JSONL or Parquet table."""
+    fmt = table_format(path)
+    try:
+        if fmt in ("csv", "tsv"):
+            return pl.read_csv(path, separator="\t" if fmt == "tsv" else ",", infer_schema=False)
+        if fmt == "jsonl":
+            return pl.read_ndjson(path)
+        return pl.read_parquet(path)
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        problem = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
+        raise UsageError(f"{path}: cannot be read as {fmt} ({problem})") from None
+
+
+def write_table(frame: pl.DataFrame, path: Path) -> None:
+    """Write `frame` in the format of `path`'s extension, through a temporary name."""
+    fmt = table_format(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    if fmt in ("csv", "tsv"):
+        frame.write_csv(partial, separator="\t" if fmt == "tsv" else ",")
+    elif fmt == "jsonl":
+        frame.write_ndjson(partial)
+    else:
+        frame.write_parquet(partial)
+    partial.replace(path)

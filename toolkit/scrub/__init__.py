@@ -9,18 +9,28 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from toolkit.model import TABLE_SCHEMAS, ProfileSet
 from toolkit.rules import PrivacyRules
 from toolkit.scrub.columns import generalize, pseudonymize
-from toolkit.scrub.engine import engine_for
 from toolkit.scrub.keys import Keyring, keyring
-from toolkit.scrub.text import Seeds, TextScrubber
 
-__all__ = ["Anonymized", "ColumnAction", "Keyring", "anonymize", "keyring", "scrubber_for"]
+if TYPE_CHECKING:
+    from toolkit.scrub.text import Seeds, TextScrubber
+
+__all__ = [
+    "RELEASED_TABLES",
+    "Anonymized",
+    "ColumnAction",
+    "Keyring",
+    "anonymize",
+    "keyring",
+    "scrub_frame",
+    "scrubber_for",
+]
 
 RELEASED_TABLES = tuple(table for table in TABLE_SCHEMAS if table != "rejects")
 
@@ -49,6 +59,10 @@ class Anonymized:
 
 
 def scrubber_for(rules: PrivacyRules, keys: Keyring) -> TextScrubber:
+    """The text scrubber; Presidio and spaCy are imported and loaded here, on first use, once per process."""
+    from toolkit.scrub.engine import engine_for
+    from toolkit.scrub.text import TextScrubber
+
     engine = engine_for(rules.policy.nlp, rules.recognizers)
     return TextScrubber(engine, keys, rules.policy.text_entities, rules.allow_list)
 
@@ -124,6 +138,8 @@ def _scrub_free_text(frames: dict[str, pl.DataFrame], rules: PrivacyRules, keys:
 
 
 def _seeds(frames: dict[str, pl.DataFrame]) -> dict[Hashable, Seeds]:
+    from toolkit.scrub.text import Seeds
+
     supervisors = (
         frames["experience"]
         .drop_nulls("supervisor")
@@ -163,3 +179,25 @@ def _count_changes(
         return ColumnAction(action.table, action.column, action.action, action.values, action.values)
     changed = int((old.ne_missing(new)).sum())
     return ColumnAction(action.table, action.column, action.action, action.values, changed)
+
+
+def scrub_frame(
+    frame: pl.DataFrame, text_columns: list[str], rules: PrivacyRules, keys: Keyring
+) -> tuple[pl.DataFrame, Counter[str]]:
+    """Scrub free-text columns of any table; each row is one record (a name found anywhere in the row is
+    replaced everywhere in it). Row order, other columns and dtypes are kept; nulls stay null."""
+    items: list[tuple[Hashable, str]] = []
+    places: list[tuple[str, int]] = []
+    for column in text_columns:
+        for row, value in enumerate(frame.get_column(column).to_list()):
+            if value is not None:
+                items.append((row, value))
+                places.append((column, row))
+    result = scrubber_for(rules, keys).scrub(items)
+    columns = {column: frame.get_column(column).to_list() for column in text_columns}
+    for (column, row), text in zip(places, result.texts, strict=True):
+        columns[column][row] = text
+    scrubbed = frame.with_columns(
+        pl.Series(column, values, dtype=pl.String) for column, values in columns.items()
+    )
+    return scrubbed, result.entities

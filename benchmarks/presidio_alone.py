@@ -1,4 +1,4 @@
-"""Presidio alone, as a user would set it up with no help from the toolkit: the baseline the benchmarks compare to.
+"""Presidio alone, set up as a user would with no help from the toolkit: the baseline to compare to.
 
 Default AnalyzerEngine (its default recognizers, English, spaCy NER with the pinned en_core_web_sm model),
 default AnonymizerEngine ("replace" operator: each finding becomes "<ENTITY_TYPE>"), run over each whole

@@ -10,7 +10,7 @@ findings are merged, and Presidio's anonymizer replaces each with a keyed token 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import regex
@@ -23,6 +23,8 @@ from toolkit.scrub.keys import Keyring
 from toolkit.text import fold
 
 _MIN_SCORE = 0.5
+TOKEN = regex.compile(r"<[A-Z_]+_[0-9a-f]{8}>")
+"""A replacement token; text that already holds one is never scrubbed again (scrubbing is idempotent)."""
 _WORD_SPLIT = str.maketrans({"-": " ", "/": " ", "(": " ", ")": " ", ",": " "})
 
 
@@ -117,13 +119,17 @@ class TextScrubber:
     ) -> str:
         if not text:
             return text
-        candidates = [(s.start, s.end, s.entity) for s in self._kept(spans, text, identifiers.allow_list)]
+        candidates = [(s.start, s.end, s.entity, 0) for s in self._kept(spans, text, identifiers.allow_list)]
         if pattern is not None:
             for match in pattern.finditer(text):
                 identity = identifiers.identity_of(match.group())
                 if identity is not None:
-                    candidates.append((match.start(), match.end(), identity.entity))
-        merged = _merge(candidates)
+                    candidates.append((match.start(), match.end(), identity.entity, 1))
+        tokens_already = [match.span() for match in TOKEN.finditer(text)]
+        candidates = [
+            c for c in candidates if not any(c[0] < end and start < c[1] for start, end in tokens_already)
+        ]
+        merged = _merge(candidates, text)
         if not merged:
             return text
         tokens: dict[str, str] = {}
@@ -137,23 +143,31 @@ class TextScrubber:
             result.entities[entity] += 1
             result.identifiers.add(fold(value))
         operators = {
-            entity: OperatorConfig("custom", {"lambda": lambda value: tokens[value]})
-            for entity in {entity for _, _, entity in merged}
+            entity: OperatorConfig("custom", {"lambda": self._token_of(tokens, entity)})
+            for _, _, entity in merged
         }
         return self.anonymizer.anonymize(text=text, analyzer_results=results, operators=operators).text
 
+    def _token_of(self, tokens: dict[str, str], entity: str) -> Callable[[str], str]:
+        """The anonymizer's operator: the token chosen for each span (any other span gets its own)."""
+        return lambda value: tokens.get(value) or self.keys.token(entity, fold(value))
 
-def _merge(candidates: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """Overlapping findings become one covering span, typed by the longest of them."""
+
+def _merge(candidates: list[tuple[int, int, str, int]], text: str) -> list[tuple[int, int, str]]:
+    """Overlapping findings become one covering span, typed by the longest of them; on a tie, by what the
+    record's identifiers say (priority 1) rather than what NER guessed (priority 0). Findings of one type
+    with only white space between them are joined too, as Presidio's anonymizer would."""
     merged: list[tuple[int, int, str]] = []
-    longest: list[int] = []
-    for start, end, entity in sorted(candidates):
-        if merged and start < merged[-1][1]:
+    best: list[tuple[int, int]] = []  # (length, priority) of the finding that typed each merged span
+    for start, end, entity, priority in sorted(candidates):
+        rank = (end - start, priority)
+        touching = merged and entity == merged[-1][2] and not text[merged[-1][1] : start].strip()
+        if merged and (start < merged[-1][1] or touching):
             last_start, last_end, last_entity = merged[-1]
-            if end - start > longest[-1]:
-                last_entity, longest[-1] = entity, end - start
+            if rank > best[-1]:
+                last_entity, best[-1] = entity, rank
             merged[-1] = (last_start, max(last_end, end), last_entity)
         else:
             merged.append((start, end, entity))
-            longest.append(end - start)
+            best.append(rank)
     return merged

@@ -1,0 +1,42 @@
+"""Each recognizer of rules/recognizers.yaml, with positive and negative examples."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolkit.scrub.text import TextScrubber
+
+CASES = [
+    # (text, entity, found value or None)
+    ("write to ada.byron@example.org today", "EMAIL_ADDRESS", "ada.byron@example.org"),
+    ("ADA_B+cv@mail.co.uk", "EMAIL_ADDRESS", "ADA_B+cv@mail.co.uk"),
+    ("the @ sign and a@b are not addresses", "EMAIL_ADDRESS", None),
+    ("see https://ada.dev/about.", "URL", "https://ada.dev/about"),
+    ("see www.adabyron.me/cv", "URL", "www.adabyron.me/cv"),
+    ("my site adabyron.dev has it", "URL", "adabyron.dev"),
+    ("node.js and vue.js are frameworks", "URL", None),
+    ("github.com/adabyron/engine", "HANDLE", "github.com/adabyron/engine"),
+    ("gitlab.com/ada-b.", "HANDLE", "gitlab.com/ada-b"),
+    ("ping @adabyron on chat", "HANDLE", "@adabyron"),
+    ("ada@example.org", "HANDLE", None),
+    ("call +351 912 345 678 now", "PHONE_NUMBER", "+351 912 345 678"),
+    ("call +44 (20) 7946 0958", "PHONE_NUMBER", "+44 (20) 7946 0958"),
+    ("call (415) 555-0199", "PHONE_NUMBER", "(415) 555-0199"),
+    ("call 030 1234 5678", "PHONE_NUMBER", "030 1234 5678"),
+    ("deployed 1,000s of models across 10,000s of NPUs in 2019-2021", "PHONE_NUMBER", None),
+    ("version 3.8.0 and 2.2.366", "PHONE_NUMBER", None),
+    ("host 192.168.10.20 is down", "IP_ADDRESS", "192.168.10.20"),
+    ("version 1.2.3.4567 is not an address", "IP_ADDRESS", None),
+    ("supervised by Dr. Ana de la Cruz", "PERSON", "Ana de la Cruz"),
+    ("co-authored with Alexander van den Hoek", "PERSON", "Alexander van den Hoek"),
+]
+
+
+@pytest.mark.parametrize(("text", "entity", "value"), CASES, ids=[f"{e}-{i}" for i, (_, e, _) in enumerate(CASES)])
+def test_recognizer(text: str, entity: str, value: str | None, scrubber: TextScrubber) -> None:
+    (spans,) = scrubber.engine.analyze([text])
+    found = [text[span.start : span.end] for span in spans if span.entity == entity]
+    if value is None:
+        assert found == []
+    else:
+        assert value in found

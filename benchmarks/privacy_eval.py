@@ -366,15 +366,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _print_report(release_dir: Path) -> None:
+    """What report.json says about a release that was not written (read defensively: it is still evolving)."""
     report = release_dir / "report.json"
-    if not report.is_file():
-        return
     try:
         data = json.loads(report.read_text(encoding="utf-8"))
-    except ValueError:
-        print(f"  {report} is not JSON")
+    except (OSError, ValueError):
+        print(f"  no readable {report}")
         return
-    print(f"  report.json keys: {', '.join(sorted(data)) if isinstance(data, dict) else type(data).__name__}")
+    release = data.get("release", {}) if isinstance(data, dict) else {}
+    verification = data.get("verification", {}) if isinstance(data, dict) else {}
+    if isinstance(release, dict) and "written" in release:
+        print(f"  report: release written: {release['written']}")
+    if isinstance(verification, dict):
+        print(f"  report: verification passed: {verification.get('passed')}")
+        for hit in verification.get("hits", [])[:SHOWN]:
+            print(f"    hit: {hit}")
 
 
 if __name__ == "__main__":

@@ -32,7 +32,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("text", "entity", "value"), CASES, ids=[f"{e}-{i}" for i, (_, e, _) in enumerate(CASES)])
+@pytest.mark.parametrize(
+    ("text", "entity", "value"), CASES, ids=[f"{e}-{i}" for i, (_, e, _) in enumerate(CASES)]
+)
 def test_recognizer(text: str, entity: str, value: str | None, scrubber: TextScrubber) -> None:
     (spans,) = scrubber.engine.analyze([text])
     found = [text[span.start : span.end] for span in spans if span.entity == entity]

@@ -35,7 +35,9 @@ def test_every_variant_of_the_own_name_is_replaced(mention: str, scrubber: TextS
 
 
 def test_one_person_gets_one_token_across_variants_and_texts(scrubber: TextScrubber) -> None:
-    texts = _scrub(scrubber, "Maria Júlia da Mata leads.", "Maria's commits", "see github.com/mariamata/quill")
+    texts = _scrub(
+        scrubber, "Maria Júlia da Mata leads.", "Maria's commits", "see github.com/mariamata/quill"
+    )
     person_tokens = {token for text in texts for token in re.findall(r"<PERSON_[0-9a-f]{8}>", text)}
     assert len(person_tokens) == 1
     assert texts[1].endswith("'s commits")  # the possessive stays, the name goes

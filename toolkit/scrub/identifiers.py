@@ -79,8 +79,9 @@ class RecordIdentifiers:
                     if len(derived) >= _MIN_DERIVED:
                         self._add(derived, identity, force=True)
 
-    def add_other_person(self, name: str) -> None:
-        """Someone else named in the record: the whole name, and its capitalised words."""
+    def add_other_person(self, name: str, any_case: bool = False) -> None:
+        """Someone named in the record: the whole name, and its capitalised words (as written, unless
+        `any_case`: a name read from an e-mail address, 'ada.byron@…', is the address owner's)."""
         clean = _TITLES.sub("", name).strip()
         if not clean or fold(clean) in self.allow_list:
             return
@@ -88,7 +89,7 @@ class RecordIdentifiers:
         self._add(clean, identity)
         for word in clean.split():
             if word[:1].isupper() and word.lower() not in PARTICLES and len(word) > _MIN_TOKEN:
-                self._add(word, identity, exact_case=True)
+                self._add(word, identity, exact_case=not any_case)
 
     def add_found(self, entity: str, text: str) -> None:
         """A value a recognizer found in the record; contacts bring their recognisable parts along."""
@@ -101,6 +102,9 @@ class RecordIdentifiers:
             local = text.partition("@")[0]
             if len(local) >= 4:
                 self._add(local, identity, force=True)
+            parts = regex.split(r"[._-]", local)
+            if 2 <= len(parts) <= 3 and all(part.isalpha() and len(part) >= 2 for part in parts):
+                self.add_other_person(" ".join(part.capitalize() for part in parts), any_case=True)
         elif entity == "HANDLE":
             handle = text.rstrip("/").split("/")[1 if "/" in text else 0].lstrip("@")
             if len(handle) >= 3:

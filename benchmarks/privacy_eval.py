@@ -9,7 +9,8 @@ Generates N fictional documents with planted identifiers (tools/planted.py), the
   whole release text (every String and List(String) cell of every table) is searched instead.
 
 Metrics, side by side (text compared folded for case, accents and white space, on word boundaries):
-  (a) planted person identifiers surviving: (document, identifier) pairs still found (target 0);
+  (a) planted person identifiers surviving: (document, identifier) pairs still found (target 0); forms that
+      fold to the same text count once, under the first kind listed ("MARIA DA CUNHA" is the full name);
   (b) other people's full names surviving, as a share of (document, name) pairs (target <= 1%);
   (c) technical words surviving in the free text: per word, min(count after, count before) summed over the
       set, over the count before (target >= 95%). The planted documents hold these words only in free text;
@@ -355,6 +356,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"toolkit: `toolkit run` failed (exit 2): {run.stderr.strip()[-500:]}")
         elif isinstance(toolkit, str):
             print(f"toolkit: exit {run.returncode} and no release tables in {release_dir}: release blocked?")
+            for line in (run.stdout + run.stderr).strip().splitlines()[-6:]:
+                print(f"  | {line}")
             _print_report(release_dir)
         else:
             verdict = "meets" if toolkit.meets_targets() else "does NOT meet"

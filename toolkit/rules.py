@@ -323,6 +323,7 @@ def load_quality_rules(rules_dir: Path | None = None) -> QualityRules:
 PRIVACY_FILE = "privacy.yaml"
 RECOGNIZERS_FILE = "recognizers.yaml"
 ALLOW_LIST_FILE = "vocabularies/allow_list.yaml"
+FIRST_NAMES_FILE = "vocabularies/first_names.yaml"
 
 Action = Literal["keep", "drop", "pseudonymize", "scrub", "generalize"]
 
@@ -398,6 +399,7 @@ class PrivacyRules(_Frozen):
     allow_list: frozenset[str] = Field(
         description="Lower-cased words and phrases never taken for personal data."
     )
+    first_names: frozenset[str] = Field(description="Given names (Title Case) for the first-name recognizer.")
 
 
 def _compiles_python(pattern: str) -> str:
@@ -453,4 +455,9 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
     terms = _load(rules_dir, TECHNICAL_TERMS_FILE, VocabularyFile)
     languages = _load(rules_dir, SPOKEN_LANGUAGES_FILE, VocabularyFile)
     allow_list = frozenset(t.lower() for t in (*allow.terms, *terms.terms, *languages.terms))
-    return PrivacyRules(policy=policy, recognizers=recognizers.recognizers, allow_list=allow_list)
+    first_names = frozenset(
+        name.capitalize() for name in _load(rules_dir, FIRST_NAMES_FILE, VocabularyFile).terms
+    )
+    return PrivacyRules(
+        policy=policy, recognizers=recognizers.recognizers, allow_list=allow_list, first_names=first_names
+    )

@@ -24,11 +24,43 @@ def clean_lines(text: str) -> list[str]:
     return [clean(line) for line in text.splitlines()]
 
 
+# Latin letters that carry no combining mark to drop, so NFKD leaves them as they are.
+_UNMARKED = str.maketrans(
+    {
+        "\u0131": "i",
+        "\u0130": "I",
+        "\u0142": "l",
+        "\u0141": "L",
+        "\u00f8": "o",
+        "\u00d8": "O",
+        "\u0111": "d",
+        "\u0110": "D",
+        "\u0127": "h",
+        "\u0126": "H",
+        "\u0167": "t",
+        "\u0166": "T",
+        "\u00df": "ss",
+        "\u00e6": "ae",
+        "\u00c6": "AE",
+        "\u0153": "oe",
+        "\u0152": "OE",
+        "\u00fe": "th",
+        "\u00de": "Th",
+        "\u00f0": "d",
+        "\u00d0": "D",
+    }
+)
+
+
+def strip_accents(text: str) -> str:
+    """'Stanisław Çamurcuoğlu' -> 'Stanislaw Camurcuoglu': marks dropped, letters like ł to their base."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_UNMARKED))
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
 def fold(text: str) -> str:
-    """The comparison form of a text: accents dropped (NFKD), case folded, white space folded.
+    """The comparison form of a text: accents dropped, case folded, white space folded.
 
     'José  DA Mata' and 'jose da mata' fold alike. Used to match identifiers, never to show text.
     """
-    decomposed = unicodedata.normalize("NFKD", _INVISIBLE.sub("", text))
-    stripped = "".join(char for char in decomposed if not unicodedata.combining(char))
-    return _WHITESPACE.sub(" ", stripped.casefold()).strip()
+    return _WHITESPACE.sub(" ", strip_accents(_INVISIBLE.sub("", text)).casefold()).strip()

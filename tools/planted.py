@@ -430,9 +430,12 @@ class _Writer:
         self.technical: list[str] = []
         self.others_used: list[str] = []
 
-    def tech(self) -> str:
-        draw = self.rng.random()
-        word = self.rng.choice(TRICKY if draw < 0.45 else MULTI_WORD_TOOLS if draw < 0.52 else TECHNICAL)
+    def tech(self, avoid: Sequence[str] = ()) -> str:
+        while True:
+            draw = self.rng.random()
+            word = self.rng.choice(TRICKY if draw < 0.45 else MULTI_WORD_TOOLS if draw < 0.52 else TECHNICAL)
+            if word not in avoid:
+                break
         self.technical.append(word)
         return word
 
@@ -448,10 +451,13 @@ class _Writer:
         return person.full
 
     def fill(self, template: str) -> str:
+        written: list[str] = []
+
         def value(match: re.Match[str]) -> str:
             key = match[1]
             if key == "T":
-                return self.tech()
+                written.append(self.tech(avoid=written))
+                return written[-1]
             if key == "MW":
                 return self.field()
             if key == "O":

@@ -28,6 +28,7 @@ from presidio_analyzer.predefined_recognizers import SpacyRecognizer
 
 from toolkit.errors import RulesError
 from toolkit.rules import PRIVACY_FILE, NlpSettings, RecognizerSpec
+from toolkit.scrub.gazetteer import FirstNameRecognizer
 
 _NOT_NER = ["tagger", "parser", "lemmatizer", "attribute_ruler", "senter", "tok2vec_morph"]
 _SPACY_TO_PRESIDIO = {
@@ -88,7 +89,13 @@ def _pattern_recognizer(spec: RecognizerSpec) -> PatternRecognizer:
 class Engine:
     """An analyzer over many texts. Build it once per process with `engine_for`."""
 
-    def __init__(self, nlp: NlpSettings, recognizers: Sequence[RecognizerSpec]) -> None:
+    def __init__(
+        self,
+        nlp: NlpSettings,
+        recognizers: Sequence[RecognizerSpec],
+        first_names: frozenset[str] = frozenset(),
+        allow_list: frozenset[str] = frozenset(),
+    ) -> None:
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
         os.environ.setdefault("OMP_NUM_THREADS", "1")
         self.settings = nlp
@@ -100,6 +107,8 @@ class Engine:
         )
         for spec in recognizers:
             registry.add_recognizer(_pattern_recognizer(spec))
+        if first_names:
+            registry.add_recognizer(FirstNameRecognizer(first_names, allow_list))
         self.entities = sorted({*NER_ENTITIES, *(spec.entity for spec in recognizers)})
         self.analyzer = AnalyzerEngine(registry=registry, nlp_engine=nlp_engine, supported_languages=["en"])
         self.batch = BatchAnalyzerEngine(analyzer_engine=self.analyzer)
@@ -119,6 +128,11 @@ class Engine:
 
 
 @lru_cache(maxsize=2)
-def engine_for(nlp: NlpSettings, recognizers: tuple[RecognizerSpec, ...]) -> Engine:
+def engine_for(
+    nlp: NlpSettings,
+    recognizers: tuple[RecognizerSpec, ...],
+    first_names: frozenset[str] = frozenset(),
+    allow_list: frozenset[str] = frozenset(),
+) -> Engine:
     """One engine per process and settings: the spaCy model loads once."""
-    return Engine(nlp, recognizers)
+    return Engine(nlp, recognizers, first_names, allow_list)

@@ -1,36 +1,45 @@
 """What is known about the people and contacts of one record, and how to find them again in its text.
 
 A record (a profile, or a row of an unknown table) collects identifiers: the person's own name with its
-variants (first name alone, "Last, First", accents dropped, the handle-like forms "mariamata" and
-"maria.mata"), other people's names, e-mails and their local parts, handles, sites. Each variant maps to
-an identity, so every mention of one person or value gets one token. `pattern()` finds every variant in any
-case, on word boundaries; the possessive "'s" is left outside the match.
+variants (first name alone, "Last, First", the handle-like forms "mariamata" and "maria.mata"), other
+people's names, e-mails and their local parts, handles, sites, and the names that contacts spell out
+("ada.byron@…", "github.com/ada-byron"). Each variant maps to an identity, so every mention of one person
+or value gets one token. `pattern()` finds every variant with or without accents ("Stanislaw" finds
+"Stanisław"), on word boundaries; the possessive "'s" is left outside the match.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from urllib.parse import urlsplit
 
 import regex
 
-from toolkit.text import fold
+from toolkit.text import fold, strip_accents
 
 PARTICLES = frozenset(
     ["van", "von", "der", "den", "de", "da", "das", "do", "dos", "di", "del", "della", "la", "le", "du",
      "ter", "ten", "bin", "ibn", "al", "el", "y", "e", "zu", "af"]
 )  # fmt: skip
 _TITLES = regex.compile(r"^(?:(?:dr|prof|mr|mrs|ms|mx)\.?\s+)+", regex.IGNORECASE)
+_CONTACT_PARTS = regex.compile(r"[._\-+]+|\d+")
 _MIN_TOKEN = 2
 _MIN_DERIVED = 5
 _BOUNDARY_BEFORE = r"(?<![\p{L}\p{N}])"
 _BOUNDARY_AFTER = r"(?![\p{L}\p{N}])"
 
 
-def strip_accents(text: str) -> str:
-    return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+@cache
+def _letter_class(letter: str) -> str:
+    """A character class for a base letter and its accented forms of the same case: 'l' -> '[lĺļľŀł]'."""
+    forms = {chr(code) for code in range(0x00C0, 0x0250) if strip_accents(chr(code)) == letter}
+    return f"[{regex.escape(letter)}{''.join(sorted(forms))}]" if forms else regex.escape(letter)
+
+
+def _accent_insensitive(text: str) -> str:
+    return r"\s+".join("".join(_letter_class(ch) for ch in word) for word in text.split(" "))
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,18 +55,17 @@ class RecordIdentifiers:
 
     allow_list: frozenset[str]
     variants: dict[str, Identity] = field(default_factory=dict)
-    surfaces: set[str] = field(default_factory=set)
-    """The variants as written (with and without accents), found in any case."""
-    exact_surfaces: set[str] = field(default_factory=set)
-    """Variants found only as written: single words of other people's names ("Rosa", not "rosa")."""
+    any_case: set[str] = field(default_factory=set)
+    """Folded variants found in any case."""
+    capitalised: set[str] = field(default_factory=set)
+    """Folded single words of other people's names, found only Capitalised or in CAPITALS ('Rosa', 'ROSA')."""
 
-    def _add(self, variant: str, identity: Identity, force: bool = False, exact_case: bool = False) -> None:
+    def _add(self, variant: str, identity: Identity, force: bool = False, capitalised: bool = False) -> None:
         folded = fold(variant)
         if len(folded) < _MIN_TOKEN or (not force and folded in self.allow_list):
             return
         self.variants.setdefault(folded, identity)
-        forms = (" ".join(variant.split()), " ".join(strip_accents(variant).split()))
-        (self.exact_surfaces if exact_case else self.surfaces).update(forms)
+        (self.capitalised if capitalised else self.any_case).add(folded)
 
     def add_own_name(self, name: str) -> None:
         """The record's own person: every variant, even one that is also a technical word."""
@@ -80,16 +88,16 @@ class RecordIdentifiers:
                         self._add(derived, identity, force=True)
 
     def add_other_person(self, name: str, any_case: bool = False) -> None:
-        """Someone named in the record: the whole name, and its capitalised words (as written, unless
-        `any_case`: a name read from an e-mail address, 'ada.byron@…', is the address owner's)."""
+        """Someone named in the record: the whole name in any case, and its words when capitalised (in any
+        case when `any_case`: a name spelled out by a contact, 'ada.byron@…', is its owner's)."""
         clean = _TITLES.sub("", name).strip()
         if not clean or fold(clean) in self.allow_list:
             return
         identity = Identity("PERSON", fold(clean))
         self._add(clean, identity)
         for word in clean.split():
-            if word[:1].isupper() and word.lower() not in PARTICLES and len(word) > _MIN_TOKEN:
-                self._add(word, identity, exact_case=not any_case)
+            if (word[:1].isupper() or any_case) and word.lower() not in PARTICLES and len(word) > _MIN_TOKEN:
+                self._add(word, identity, capitalised=not any_case)
 
     def add_found(self, entity: str, text: str) -> None:
         """A value a recognizer found in the record; contacts bring their recognisable parts along."""
@@ -102,28 +110,38 @@ class RecordIdentifiers:
             local = text.partition("@")[0]
             if len(local) >= 4:
                 self._add(local, identity, force=True)
-            parts = regex.split(r"[._-]", local)
-            if 2 <= len(parts) <= 3 and all(part.isalpha() and len(part) >= 2 for part in parts):
-                self.add_other_person(" ".join(part.capitalize() for part in parts), any_case=True)
+            self._add_spelled_name(local)
         elif entity == "HANDLE":
             handle = text.rstrip("/").split("/")[1 if "/" in text else 0].lstrip("@")
             if len(handle) >= 3:
                 self._add(handle, Identity("HANDLE", fold(handle)))
                 self._add(f"@{handle}", Identity("HANDLE", fold(handle)), force=True)
+            self._add_spelled_name(handle)
         elif entity == "URL":
-            host = urlsplit(text if "//" in text else f"//{text}").hostname or ""
-            host = host.removeprefix("www.")
+            host = (urlsplit(text if "//" in text else f"//{text}").hostname or "").removeprefix("www.")
             if len(host) >= 6 and fold(host) not in self.allow_list:
                 self._add(host, identity, force=True)
+                self._add_spelled_name(host.rsplit(".", 1)[0])
+
+    def _add_spelled_name(self, contact: str) -> None:
+        """'ada.byron42', 'ada-byron' -> the person 'Ada Byron' (two or three alphabetic parts)."""
+        parts = [part for part in _CONTACT_PARTS.split(contact) if part]
+        spelled = 2 <= len(parts) <= 3 and all(part.isalpha() and len(part) >= 2 for part in parts)
+        if spelled and not all(fold(part) in self.allow_list for part in parts):
+            self.add_other_person(" ".join(part.capitalize() for part in parts), any_case=True)
 
     def pattern(self) -> regex.Pattern[str] | None:
-        """One pattern for every variant, longest first (any case, or as written for single words of
-        other people's names); None when there are none."""
-        if not self.surfaces and not self.exact_surfaces:
+        """One pattern for every variant, longest first, accents optional; None when there are none."""
+        if not self.any_case and not self.capitalised:
             return None
-        any_case = _alternatives(self.surfaces)
-        exact = _alternatives(self.exact_surfaces - self.surfaces)
-        body = "|".join(part for part in (f"(?i:{any_case})" if any_case else "", exact) if part)
+        by_length = sorted(self.any_case, key=lambda variant: (-len(variant), variant))
+        any_case = "|".join(_accent_insensitive(variant) for variant in by_length)
+        written = sorted(
+            {form for word in self.capitalised - self.any_case for form in (word.capitalize(), word.upper())},
+            key=lambda form: (-len(form), form),
+        )
+        capitalised = "|".join(_accent_insensitive(form) for form in written)
+        body = "|".join(part for part in (f"(?i:{any_case})" if any_case else "", capitalised) if part)
         return regex.compile(f"{_BOUNDARY_BEFORE}(?:{body}){_BOUNDARY_AFTER}")
 
     def identity_of(self, matched: str) -> Identity | None:
@@ -131,8 +149,3 @@ class RecordIdentifiers:
 
     def all_folded(self) -> Iterable[str]:
         return self.variants.keys()
-
-
-def _alternatives(surfaces: set[str]) -> str:
-    ordered = sorted(surfaces, key=lambda variant: (-len(variant), variant))
-    return "|".join(r"\s+".join(regex.escape(part) for part in variant.split(" ")) for variant in ordered)

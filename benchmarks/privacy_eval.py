@@ -134,9 +134,11 @@ def score(system: str, docs: Sequence[Planted], texts: Sequence[str], technical_
     before: Counter[str] = Counter()
     words = sorted({word for doc in docs for word in doc.technical_words})
     patterns = {word: word_pattern(word) for word in words}
-    for doc in docs:
+    for (
+        doc
+    ) in docs:  # every word in every document: "Spark" also counts inside "Apache Spark", before and after
         source = fold(doc.text)
-        for word in doc.technical_words:
+        for word in words:
             before[word] += len(patterns[word].findall(source))
     after_text = fold(technical_text)
     after = Counter({word: min(len(patterns[word].findall(after_text)), before[word]) for word in words})

@@ -454,7 +454,10 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
     allow = _load(rules_dir, ALLOW_LIST_FILE, VocabularyFile)
     terms = _load(rules_dir, TECHNICAL_TERMS_FILE, VocabularyFile)
     languages = _load(rules_dir, SPOKEN_LANGUAGES_FILE, VocabularyFile)
-    allow_list = frozenset(t.lower() for t in (*allow.terms, *terms.terms, *languages.terms))
+    words = [t.lower() for t in (*allow.terms, *terms.terms, *languages.terms)]
+    allow_list = frozenset(words) | {
+        word.replace("-", " ") for word in words
+    }  # "deep-learning": "deep learning"
     first_names = frozenset(
         name.capitalize() for name in _load(rules_dir, FIRST_NAMES_FILE, VocabularyFile).terms
     )

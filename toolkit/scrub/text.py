@@ -99,15 +99,14 @@ class TextScrubber:
         return result
 
     def _kept(self, spans: list[Span], text: str, allow_list: frozenset[str]) -> list[Span]:
-        return [
-            span
-            for span in spans
-            if span.entity in self.entities
-            and span.score >= _MIN_SCORE
-            and not (
-                span.entity in ("PERSON", "LOCATION") and is_allowed(text[span.start : span.end], allow_list)
-            )
-        ]
+        kept = []
+        for span in spans:
+            if span.entity not in self.entities or span.score < _MIN_SCORE:
+                continue
+            if span.entity in ("PERSON", "LOCATION") and is_allowed(text[span.start : span.end], allow_list):
+                continue
+            kept.append(_with_surname(span, text, allow_list) if span.entity == "PERSON" else span)
+        return kept
 
     def _replace(
         self,
@@ -151,6 +150,21 @@ class TextScrubber:
     def _token_of(self, tokens: dict[str, str], entity: str) -> Callable[[str], str]:
         """The anonymizer's operator: the token chosen for each span (any other span gets its own)."""
         return lambda value: tokens.get(value) or self.keys.token(entity, fold(value))
+
+
+_NEXT_NAME_WORD = regex.compile(r"\s\p{Lu}[\p{L}'\u2019-]*\p{L}(?![\p{L}\p{N}])")
+
+
+def _with_surname(span: Span, text: str, allow_list: frozenset[str]) -> Span:
+    """NER often stops a name early ('Thành' of 'Thành Nguyễn'): take in up to two capitalised words that
+    follow it directly and are not allowed terms."""
+    end = span.end
+    for _ in range(2):
+        word = _NEXT_NAME_WORD.match(text, end)
+        if word is None or fold(word.group()) in allow_list:
+            break
+        end = word.end()
+    return span if end == span.end else Span(span.entity, span.start, end, span.score)
 
 
 def _merge(candidates: list[tuple[int, int, str, int]], text: str) -> list[tuple[int, int, str]]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import sys
 
+import polars as pl
+
 import toolkit
 from toolkit.rules import load_privacy_rules, load_quality_rules
 from toolkit.scrub import anonymize
@@ -24,7 +26,7 @@ def main(folder: str) -> None:
     for table, frame in release.items():
         for column in frame.columns:
             series = frame.get_column(column)
-            values = series.explode() if series.dtype == toolkit.TABLE_SCHEMAS[table].get(column) and str(series.dtype).startswith("List") else series
+            values = series.explode() if isinstance(series.dtype, pl.List) else series
             for value in values.drop_nulls().unique():
                 if not isinstance(value, str):
                     continue

@@ -365,6 +365,8 @@ class _People:
         words = person.words()
         if not _latin(person.full) or not words or any(len(w) < 2 or w in self.background for w in words):
             return None
+        if PARTICLES & set(_WORD.findall(fold(person.first))):  # "Vân" folds to the "van" of "van Dijk"
+            return None
         return person
 
     def owner(self) -> _Person:

@@ -25,6 +25,7 @@ PARTICLES = frozenset(
 )  # fmt: skip
 _TITLES = regex.compile(r"^(?:(?:dr|prof|mr|mrs|ms|mx)\.?\s+)+", regex.IGNORECASE)
 _CONTACT_PARTS = regex.compile(r"[._\-+]+|\d+")
+_CAPITALISED_RUN = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}[\p{L}'\u2019-]+(?:\s+\p{Lu}[\p{L}'\u2019-]+){1,2}")
 _MIN_TOKEN = 2
 _MIN_DERIVED = 5
 _BOUNDARY_BEFORE = r"(?<![\p{L}\p{N}])"
@@ -59,6 +60,8 @@ class RecordIdentifiers:
     """Folded variants found in any case."""
     capitalised: set[str] = field(default_factory=set)
     """Folded single words of other people's names, found only Capitalised or in CAPITALS ('Rosa', 'ROSA')."""
+    contacts: set[str] = field(default_factory=set)
+    """E-mail local parts, handles and site names, letters only: 'ikeoluwailupeju', 'iilupeju'."""
 
     def _add(self, variant: str, identity: Identity, force: bool = False, capitalised: bool = False) -> None:
         folded = fold(variant)
@@ -106,6 +109,8 @@ class RecordIdentifiers:
             return
         identity = Identity(entity, fold(text))
         self._add(text, identity, force=True)
+        if entity in ("EMAIL_ADDRESS", "HANDLE", "URL"):
+            self.contacts.add(_letters(_contact_name(entity, text)))
         if entity == "EMAIL_ADDRESS":
             local = text.partition("@")[0]
             if len(local) >= 4:
@@ -123,11 +128,25 @@ class RecordIdentifiers:
                 self._add(host, identity, force=True)
                 self._add_spelled_name(host.rsplit(".", 1)[0])
 
+    def link_contact_names(self, texts: Iterable[str]) -> None:
+        """Capitalised names in the texts that a contact spells out ('Ikeoluwa Ilupeju' for
+        'ikeoluwailupeju@…' or 'gitlab.com/iilupeju') are the contact owner's name."""
+        contacts = {contact for contact in self.contacts if len(contact) >= _MIN_DERIVED}
+        if not contacts:
+            return
+        for text in texts:
+            for match in _CAPITALISED_RUN.finditer(text):
+                words = [_letters(word) for word in match.group().split()]
+                first, last = words[0], words[-1]
+                spellings = {"".join(words), first[:1] + last, last + first, first + last}
+                if spellings & contacts:
+                    self.add_other_person(match.group(), any_case=True)
+
     def _add_spelled_name(self, contact: str) -> None:
         """'ada.byron42', 'ada-byron' -> the person 'Ada Byron' (two or three alphabetic parts)."""
         parts = [part for part in _CONTACT_PARTS.split(contact) if part]
         spelled = 2 <= len(parts) <= 3 and all(part.isalpha() and len(part) >= 2 for part in parts)
-        if spelled and not all(fold(part) in self.allow_list for part in parts):
+        if spelled and not any(fold(part) in self.allow_list for part in parts):
             self.add_other_person(" ".join(part.capitalize() for part in parts), any_case=True)
 
     def pattern(self) -> regex.Pattern[str] | None:
@@ -149,3 +168,17 @@ class RecordIdentifiers:
 
     def all_folded(self) -> Iterable[str]:
         return self.variants.keys()
+
+
+def _letters(text: str) -> str:
+    return "".join(char for char in fold(text) if char.isalpha())
+
+
+def _contact_name(entity: str, text: str) -> str:
+    """The part of a contact that may spell a name: an address's local part, a handle, a site's name."""
+    if entity == "EMAIL_ADDRESS":
+        return text.partition("@")[0]
+    if entity == "HANDLE":
+        return text.rstrip("/").split("/")[1 if "/" in text else 0].lstrip("@")
+    host = (urlsplit(text if "//" in text else f"//{text}").hostname or "").removeprefix("www.")
+    return host.split(".")[0]

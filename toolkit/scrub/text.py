@@ -84,6 +84,11 @@ class TextScrubber:
         for record, text in items:
             for span in self._kept(found.get(text, []), text, allow_list):
                 records[record].add_found(span.entity, text[span.start : span.end])
+        texts_of: dict[Hashable, list[str]] = defaultdict(list)
+        for record, text in items:
+            texts_of[record].append(text)
+        for record, identifiers in records.items():
+            identifiers.link_contact_names(texts_of[record])
         patterns = {record: identifiers.pattern() for record, identifiers in records.items()}
         result = TextScrubResult(texts=[])
         done: dict[tuple[Hashable, str], str] = {}

@@ -11,10 +11,11 @@ the same defects. Unlike synth, each document records what a scrubber must remov
   people or places (Triton, Kafka, Azure, Oracle, Go, Julia ...).
 
 All people are made up by Faker from many locales (Latin-script names only), seeded, so the same seed gives
-the same documents. Names are chosen so that evaluations can match them on word boundaries without false
-hits: no name word is a word of the templates or a technical term, and no word of a person's own name is
-used by anyone else in the set. Technical words appear only in free text (bio, descriptions, contribution
-summaries, bullets), so counting them in a whole document counts them in its free text.
+the same documents. Handles and e-mail local parts are mostly made from the name ("maria.dacunha"), about
+a third not ("quietotter42"). Names are chosen so that evaluations can match them on word boundaries
+without false hits: no name word is a word of the templates or a technical term, and no word of a person's
+own name is used by anyone else in the set. Technical words appear only in free text (bio, descriptions,
+contribution summaries, bullets), so counting them in a whole document counts them in its free text.
 
 Run `python -m tools.planted OUT [--count N] [--seed S]` to write OUT/docs/docNNNN.txt and OUT/truth.jsonl
 and check that every document parses as intended.
@@ -249,9 +250,21 @@ FOOTER = (
     "them by skill. Sign up to search for developers."
 )
 MONTHS = _words("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec")
+# A share of handles and e-mail local parts say nothing of the person's name, as in real data.
+NICKNAME_SHARE = 0.3
+NICK_ADJECTIVES = _words("quiet amber rapid lunar tidal silent brave crimson misty polar sunny clever dusty")
+NICK_NOUNS = _words("fox otter heron lynx falcon maple cedar comet badger walrus finch moth pebble")
 EMAIL_DOMAINS = ("example.com", "example.org", "example.net", "mail.example.com")
-# Words a scrubber may write in place of what it removes; no name may be one of them.
-RESERVED = _words("person location organization email address phone number url date time nrp redacted name")
+# Words a scrubber or its report may write (placeholders, common English words); no name may be one of them.
+RESERVED = _words(
+    "person location organization email address phone number url date time nrp redacted name a an and "
+    "are as at be been but by can do for from has have he her his i if in is it its may me my no not of on "
+    "or our per she so than that the their them then there these they this to up us was we were will with "
+    "you your all any one two new old long job mark bill art page hope rose grant king love faith dean lane "
+    "young rich june april august summer winter case count value values row rows column columns table "
+    "tables rule rules report key keys hit hits kind note pass passed true false null none total min max "
+    "mean release action actions"
+)
 
 _WORD = re.compile(r"[^\W\d_]+")
 _FIELD = re.compile(r"\{(\w+)\}")
@@ -307,6 +320,7 @@ def _background_words() -> frozenset[str]:
     texts += [*DESCRIPTIONS, *SUMMARIES, *CONTACT_SUMMARIES, *BIO_OPENINGS, *BIO_MIDDLES, *BIO_CONTACTS]
     texts += [*RESUME_TITLES, *ORGANIZATIONS, *BULLETS, *OTHER_BULLETS, *OWNER_BULLETS.values(), *ROLES]
     texts += [*SKILLS, *TAGS, *OWN_REPOSITORIES, *ORG_REPOSITORIES, *EMAIL_DOMAINS, *MONTHS, FOOTER]
+    texts += [*NICK_ADJECTIVES, *NICK_NOUNS]
     texts += [part for location in LOCATIONS for part in location if part]
     texts += [label for _, label in BADGES] + [text for pair in DEGREES + AWARDS for text in pair if text]
     texts += _vocabulary_file("technical_terms.yaml") + _vocabulary_file("spoken_languages.yaml")
@@ -469,12 +483,22 @@ class _Writer:
         return _FIELD.sub(value, template)
 
 
+def _nickname(rng: random.Random) -> str:
+    """A handle that says nothing of the name ("quietotter42"), as many developers' handles are."""
+    adjective, noun = rng.choice(NICK_ADJECTIVES), rng.choice(NICK_NOUNS)
+    return rng.choice((f"{adjective}{noun}{rng.randint(1, 99)}", f"{adjective}-{noun}", f"{noun}{adjective}"))
+
+
 def _identity(rng: random.Random, person: _Person) -> dict[str, str]:
     first, last = _ascii(person.first), _ascii(person.last)
     local = rng.choice((f"{first}.{last}", f"{first}{last}", f"{first[0]}{last}", f"{first}_{last}"))
     local = rng.choice((local, f"{local}{rng.randint(1, 99)}"))
     handle = rng.choice((f"{first}{last}", f"{first[0]}{last}", f"{first}-{last}", f"{last}{first[0]}"))
     handle = rng.choice((handle, f"{handle}{rng.randint(1, 99)}", f"{handle}-dev"))
+    if rng.random() < NICKNAME_SHARE:
+        handle = _nickname(rng)
+    if rng.random() < NICKNAME_SHARE:
+        local = _nickname(rng).replace("-", ".")
     host = rng.choice(("github.com", "github.com", "github.com", "gitlab.com"))
     site = rng.choice(
         (f"{handle}.dev", f"{first}{last}.me", f"{handle}.github.io", f"www.{first}-{last}.net")

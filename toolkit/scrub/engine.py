@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -19,11 +18,14 @@ import spacy
 from presidio_analyzer import (
     AnalyzerEngine,
     BatchAnalyzerEngine,
+    EntityRecognizer,
     Pattern,
     PatternRecognizer,
     RecognizerRegistry,
+    RecognizerResult,
 )
-from presidio_analyzer.nlp_engine import NerModelConfiguration, SpacyNlpEngine
+from presidio_analyzer.context_aware_enhancers import ContextAwareEnhancer
+from presidio_analyzer.nlp_engine import NerModelConfiguration, NlpArtifacts, SpacyNlpEngine
 from presidio_analyzer.predefined_recognizers import SpacyRecognizer
 
 from toolkit.errors import RulesError
@@ -75,6 +77,29 @@ class _NerOnlySpacyEngine(SpacyNlpEngine):
         self.nlp = {"en": nlp}  # type: ignore[assignment]
 
 
+class _NoContext(ContextAwareEnhancer):
+    """No recognizer here declares context words, so Presidio's lemma-based enhancer (which deep-copies
+    every result of every text) has nothing to do."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            context_similarity_factor=0.0,
+            min_score_with_context_similarity=0.0,
+            context_prefix_count=0,
+            context_suffix_count=0,
+        )
+
+    def enhance_using_context(
+        self,
+        text: str,
+        raw_results: list[RecognizerResult],
+        nlp_artifacts: NlpArtifacts,
+        recognizers: list[EntityRecognizer],
+        context: list[str] | None = None,
+    ) -> list[RecognizerResult]:
+        return raw_results
+
+
 def _pattern_recognizer(spec: RecognizerSpec) -> PatternRecognizer:
     flags = regex.DOTALL | regex.MULTILINE | (regex.IGNORECASE if spec.ignore_case else 0)
     return PatternRecognizer(
@@ -87,7 +112,11 @@ def _pattern_recognizer(spec: RecognizerSpec) -> PatternRecognizer:
 
 
 class Engine:
-    """An analyzer over many texts. Build it once per process with `engine_for`."""
+    """An analyzer over many texts. Build it once per process with `engine_for`.
+
+    Set OPENBLAS_NUM_THREADS=1 before numpy is first imported (the CLI does): one BLAS thread is faster
+    for spaCy's small matrices.
+    """
 
     def __init__(
         self,
@@ -96,8 +125,6 @@ class Engine:
         first_names: frozenset[str] = frozenset(),
         allow_list: frozenset[str] = frozenset(),
     ) -> None:
-        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-        os.environ.setdefault("OMP_NUM_THREADS", "1")
         self.settings = nlp
         nlp_engine = _NerOnlySpacyEngine(nlp.model)
         nlp_engine.load()
@@ -110,7 +137,12 @@ class Engine:
         if first_names:
             registry.add_recognizer(FirstNameRecognizer(first_names, allow_list))
         self.entities = sorted({*NER_ENTITIES, *(spec.entity for spec in recognizers)})
-        self.analyzer = AnalyzerEngine(registry=registry, nlp_engine=nlp_engine, supported_languages=["en"])
+        self.analyzer = AnalyzerEngine(
+            registry=registry,
+            nlp_engine=nlp_engine,
+            supported_languages=["en"],
+            context_aware_enhancer=_NoContext(),
+        )
         self.batch = BatchAnalyzerEngine(analyzer_engine=self.analyzer)
 
     def analyze(self, texts: Sequence[str]) -> Iterator[list[Span]]:

@@ -33,14 +33,20 @@ _BOUNDARY_AFTER = r"(?![\p{L}\p{N}])"
 
 
 @cache
-def _letter_class(letter: str) -> str:
-    """A character class for a base letter and its accented forms of the same case: 'l' -> '[lĺļľŀł]'."""
-    forms = {chr(code) for code in range(0x00C0, 0x0250) if strip_accents(chr(code)) == letter}
-    return f"[{regex.escape(letter)}{''.join(sorted(forms))}]" if forms else regex.escape(letter)
+def _fold_char(char: str) -> str:
+    return strip_accents(char).casefold()
 
 
-def _accent_insensitive(text: str) -> str:
-    return r"\s+".join("".join(_letter_class(ch) for ch in word) for word in text.split(" "))
+def fold_with_offsets(text: str) -> tuple[str, list[int]]:
+    """`text` folded character by character (accents dropped, case folded, white space kept as it is),
+    and for each folded character the index of the original character it came from."""
+    folded: list[str] = []
+    origin: list[int] = []
+    for index, char in enumerate(text):
+        piece = char if char.isascii() and not char.isupper() else _fold_char(char)
+        folded.append(piece)
+        origin.extend([index] * len(piece))
+    return "".join(folded), origin
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,18 +156,31 @@ class RecordIdentifiers:
             self.add_other_person(" ".join(part.capitalize() for part in parts), any_case=True)
 
     def pattern(self) -> regex.Pattern[str] | None:
-        """One pattern for every variant, longest first, accents optional; None when there are none."""
-        if not self.any_case and not self.capitalised:
+        """One pattern for every variant, longest first, to run over `fold_with_offsets(text)`; None when
+        there are none."""
+        variants = sorted(self.any_case | self.capitalised, key=lambda variant: (-len(variant), variant))
+        if not variants:
             return None
-        by_length = sorted(self.any_case, key=lambda variant: (-len(variant), variant))
-        any_case = "|".join(_accent_insensitive(variant) for variant in by_length)
-        written = sorted(
-            {form for word in self.capitalised - self.any_case for form in (word.capitalize(), word.upper())},
-            key=lambda form: (-len(form), form),
+        body = "|".join(
+            r"\s+".join(regex.escape(word) for word in variant.split(" ")) for variant in variants
         )
-        capitalised = "|".join(_accent_insensitive(form) for form in written)
-        body = "|".join(part for part in (f"(?i:{any_case})" if any_case else "", capitalised) if part)
         return regex.compile(f"{_BOUNDARY_BEFORE}(?:{body}){_BOUNDARY_AFTER}")
+
+    def find(self, text: str, pattern: regex.Pattern[str] | None) -> list[tuple[int, int, Identity]]:
+        """Where the variants occur in `text` (with or without accents, in any case; single words of other
+        people's names only when capitalised), as spans of the original text."""
+        if pattern is None:
+            return []
+        folded, origin = fold_with_offsets(text)
+        found = []
+        for match in pattern.finditer(folded):
+            variant = " ".join(match.group().split())
+            identity = self.variants.get(variant)
+            start, end = origin[match.start()], origin[match.end() - 1] + 1
+            if identity is None or (variant not in self.any_case and not text[start].isupper()):
+                continue
+            found.append((start, end, identity))
+        return found
 
     def identity_of(self, matched: str) -> Identity | None:
         return self.variants.get(fold(matched))

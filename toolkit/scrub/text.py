@@ -124,11 +124,7 @@ class TextScrubber:
         if not text:
             return text
         candidates = [(s.start, s.end, s.entity, 0) for s in self._kept(spans, text, identifiers.allow_list)]
-        if pattern is not None:
-            for match in pattern.finditer(text):
-                identity = identifiers.identity_of(match.group())
-                if identity is not None:
-                    candidates.append((match.start(), match.end(), identity.entity, 1))
+        candidates += [(start, end, known.entity, 1) for start, end, known in identifiers.find(text, pattern)]
         tokens_already = [match.span() for match in TOKEN.finditer(text)]
         candidates = [
             c for c in candidates if not any(c[0] < end and start < c[1] for start, end in tokens_already)

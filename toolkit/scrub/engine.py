@@ -17,7 +17,6 @@ import regex
 import spacy
 from presidio_analyzer import (
     AnalyzerEngine,
-    BatchAnalyzerEngine,
     EntityRecognizer,
     Pattern,
     PatternRecognizer,
@@ -77,6 +76,13 @@ class _NerOnlySpacyEngine(SpacyNlpEngine):
         self.nlp = {"en": nlp}  # type: ignore[assignment]
 
 
+class _TokensOnlySpacyEngine(_NerOnlySpacyEngine):
+    """The same tokenizer with no NER: for texts in which nothing could be a name."""
+
+    def load(self) -> None:
+        self.nlp = {"en": spacy.blank("en")}  # type: ignore[assignment]
+
+
 class _NoContext(ContextAwareEnhancer):
     """No recognizer here declares context words, so Presidio's lemma-based enhancer (which deep-copies
     every result of every text) has nothing to do."""
@@ -126,8 +132,10 @@ class Engine:
         allow_list: frozenset[str] = frozenset(),
     ) -> None:
         self.settings = nlp
-        nlp_engine = _NerOnlySpacyEngine(nlp.model)
-        nlp_engine.load()
+        self.nlp_engine = _NerOnlySpacyEngine(nlp.model)
+        self.nlp_engine.load()
+        self.tokens_engine = _TokensOnlySpacyEngine(nlp.model)
+        self.tokens_engine.load()
         registry = RecognizerRegistry(supported_languages=["en"])
         registry.add_recognizer(
             SpacyRecognizer(supported_language="en", supported_entities=list(NER_ENTITIES))
@@ -139,23 +147,27 @@ class Engine:
         self.entities = sorted({*NER_ENTITIES, *(spec.entity for spec in recognizers)})
         self.analyzer = AnalyzerEngine(
             registry=registry,
-            nlp_engine=nlp_engine,
+            nlp_engine=self.nlp_engine,
             supported_languages=["en"],
             context_aware_enhancer=_NoContext(),
         )
-        self.batch = BatchAnalyzerEngine(analyzer_engine=self.analyzer)
 
-    def analyze(self, texts: Sequence[str]) -> Iterator[list[Span]]:
-        """Spans found in each text, in order. Uses several spaCy processes when there are many texts."""
-        processes = min(self.settings.processes, max(1, len(texts) // self.settings.min_texts_per_process))
-        results = self.batch.analyze_iterator(
-            list(texts),
-            language="en",
-            batch_size=self.settings.batch_size,
-            n_process=processes,
-            entities=self.entities,
+    def analyze(self, texts: Sequence[str], needs_ner: Sequence[bool] | None = None) -> Iterator[list[Span]]:
+        """Spans found in each text, in order. Texts marked False in `needs_ner` skip spaCy's NER (only
+        tokenized); every recognizer still runs on them. NER runs in batches through `nlp.pipe`."""
+        flags = list(needs_ner) if needs_ner is not None else [True] * len(texts)
+        ner_texts = [text for text, flag in zip(texts, flags, strict=True) if flag]
+        processes = min(
+            self.settings.processes, max(1, len(ner_texts) // self.settings.min_texts_per_process)
         )
-        for found in results:
+        with_ner = self.nlp_engine.process_batch(
+            ner_texts, "en", batch_size=self.settings.batch_size, n_process=processes
+        )
+        for text, flag in zip(texts, flags, strict=True):
+            artifacts = next(with_ner)[1] if flag else self.tokens_engine.process_text(text, "en")
+            found = self.analyzer.analyze(
+                text=text, language="en", entities=self.entities, nlp_artifacts=artifacts
+            )
             yield [Span(r.entity_type, r.start, r.end, r.score) for r in found]
 
 

@@ -73,14 +73,21 @@ class TextScrubber:
     ) -> TextScrubResult:
         """Scrub each (record, text) item; texts of one record share what is known about its people."""
         allow_list = self.allow_list | {fold(word) for word in extra_allowed}
-        distinct = sorted({text for _, text in items if text})
-        found = dict(zip(distinct, self.engine.analyze(distinct), strict=True))
         records: dict[Hashable, RecordIdentifiers] = defaultdict(lambda: RecordIdentifiers(allow_list))
         for record, record_seeds in (seeds or {}).items():
             for name in record_seeds.own_names:
                 records[record].add_own_name(name)
             for name in record_seeds.other_people:
                 records[record].add_other_person(name)
+        known_words: dict[str, set[str]] = defaultdict(set)
+        for record, text in items:
+            if record in records:
+                known_words[text].update(
+                    word for variant in records[record].all_folded() for word in variant.split()
+                )
+        distinct = sorted({text for _, text in items if text})
+        needs_ner = [_may_name_someone(text, allow_list, known_words.get(text, set())) for text in distinct]
+        found = dict(zip(distinct, self.engine.analyze(distinct, needs_ner), strict=True))
         for record, text in items:
             for span in self._kept(found.get(text, []), text, allow_list):
                 records[record].add_found(span.entity, text[span.start : span.end])
@@ -151,6 +158,19 @@ class TextScrubber:
     def _token_of(self, tokens: dict[str, str], entity: str) -> Callable[[str], str]:
         """The anonymizer's operator: the token chosen for each span (any other span gets its own)."""
         return lambda value: tokens.get(value) or self.keys.token(entity, fold(value))
+
+
+_CAPITALISED_WORD = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}'\u2019]*")
+
+
+def _may_name_someone(text: str, allow_list: frozenset[str], known: set[str]) -> bool:
+    """Whether NER is needed: some capitalised word is neither an allowed term nor a word of a name the
+    record's structure already gives (those are found without NER)."""
+    for word in _CAPITALISED_WORD.findall(text):
+        folded = fold(word)
+        if folded not in allow_list and folded not in known:
+            return True
+    return False
 
 
 _NEXT_NAME_WORD = regex.compile(r"\s\p{Lu}[\p{L}'\u2019-]*\p{L}(?![\p{L}\p{N}])")

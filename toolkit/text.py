@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 # Python's \s on str already covers NBSP, the U+2000 block, narrow NBSP, ideographic space, line separators.
 _WHITESPACE = re.compile(r"\s+")
@@ -58,6 +59,7 @@ def strip_accents(text: str) -> str:
     return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
+@lru_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
     """The comparison form of a text: accents dropped, case folded, white space folded.
 

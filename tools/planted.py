@@ -350,7 +350,9 @@ class _Person:
         return f"{self.first} {self.last}"
 
     def words(self) -> list[str]:
-        return [w for w in _WORD.findall(fold(self.full)) if w not in PARTICLES]
+        """The words that identify: all but the particles of a surname ("van", "der" of "van der Berg")."""
+        last = _WORD.findall(fold(self.last))
+        return _WORD.findall(fold(self.first)) + [w for w in last[:-1] if w not in PARTICLES] + last[-1:]
 
 
 class _People:
@@ -379,7 +381,7 @@ class _People:
         words = person.words()
         if not _latin(person.full) or not words or any(len(w) < 2 or w in self.background for w in words):
             return None
-        if PARTICLES & set(_WORD.findall(fold(person.first))):  # "Vân" folds to the "van" of "van Dijk"
+        if PARTICLES & set(words):  # "Vân" and "Lê" fold to the particles of "van Dijk" and "Le Gall"
             return None
         return person
 

@@ -4,12 +4,13 @@ A record (a profile, or a row of an unknown table) collects identifiers: the per
 variants (first name alone, "Last, First", the handle-like forms "mariamata" and "maria.mata"), other
 people's names, e-mails and their local parts, handles, sites, and the names that contacts spell out
 ("ada.byron@…", "github.com/ada-byron"). Each variant maps to an identity, so every mention of one person
-or value gets one token. `pattern()` finds every variant with or without accents ("Stanislaw" finds
+or value gets one token. `find()` finds every variant with or without accents ("Stanislaw" finds
 "Stanisław"), on word boundaries; the possessive "'s" is left outside the match.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -28,8 +29,14 @@ _CONTACT_PARTS = regex.compile(r"[._\-+]+|\d+")
 _CAPITALISED_RUN = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}[\p{L}'\u2019-]+(?:\s+\p{Lu}[\p{L}'\u2019-]+){1,2}")
 _MIN_TOKEN = 2
 _MIN_DERIVED = 5
-_BOUNDARY_BEFORE = r"(?<![\p{L}\p{N}])"
-_BOUNDARY_AFTER = r"(?![\p{L}\p{N}])"
+_WORD = re.compile(r"[^\W_]+")
+
+
+@dataclass(frozen=True)
+class WordIndex:
+    sequences: dict[tuple[str, ...], tuple[Identity, bool]]
+    """Folded words of a variant -> (identity, found in any case)."""
+    longest: int
 
 
 @cache
@@ -155,31 +162,39 @@ class RecordIdentifiers:
         if spelled and not any(fold(part) in self.allow_list for part in parts):
             self.add_other_person(" ".join(part.capitalize() for part in parts), any_case=True)
 
-    def pattern(self) -> regex.Pattern[str] | None:
-        """One pattern for every variant, longest first, to run over `fold_with_offsets(text)`; None when
-        there are none."""
-        variants = sorted(self.any_case | self.capitalised, key=lambda variant: (-len(variant), variant))
-        if not variants:
+    def index(self) -> WordIndex | None:
+        """The variants as sequences of words, for `find`; None when there are none."""
+        if not self.variants:
             return None
-        body = "|".join(
-            r"\s+".join(regex.escape(word) for word in variant.split(" ")) for variant in variants
-        )
-        return regex.compile(f"{_BOUNDARY_BEFORE}(?:{body}){_BOUNDARY_AFTER}")
+        sequences: dict[tuple[str, ...], tuple[Identity, bool]] = {}
+        for variant, identity in self.variants.items():
+            words = tuple(_WORD.findall(variant))
+            if words:
+                sequences.setdefault(words, (identity, variant in self.any_case))
+        return WordIndex(sequences, max((len(words) for words in sequences), default=0))
 
-    def find(self, text: str, pattern: regex.Pattern[str] | None) -> list[tuple[int, int, Identity]]:
+    def find(self, text: str, index: WordIndex | None) -> list[tuple[int, int, Identity]]:
         """Where the variants occur in `text` (with or without accents, in any case; single words of other
-        people's names only when capitalised), as spans of the original text."""
-        if pattern is None:
+        people's names only when capitalised), as spans of the original text. Variants are compared word
+        by word, so 'ada.byron' is found in 'Ada Byron' and in 'ada-byron' too."""
+        if index is None:
             return []
         folded, origin = fold_with_offsets(text)
+        words = [(match.group(), match.start(), match.end()) for match in _WORD.finditer(folded)]
         found = []
-        for match in pattern.finditer(folded):
-            variant = " ".join(match.group().split())
-            identity = self.variants.get(variant)
-            start, end = origin[match.start()], origin[match.end() - 1] + 1
-            if identity is None or (variant not in self.any_case and not text[start].isupper()):
-                continue
-            found.append((start, end, identity))
+        position = 0
+        while position < len(words):
+            for size in range(min(index.longest, len(words) - position), 0, -1):
+                known = index.sequences.get(tuple(word for word, _, _ in words[position : position + size]))
+                if known is None:
+                    continue
+                start, end = origin[words[position][1]], origin[words[position + size - 1][2] - 1] + 1
+                identity, any_case = known
+                if any_case or text[start].isupper():
+                    found.append((start, end, identity))
+                    position += size - 1
+                    break
+            position += 1
         return found
 
     def identity_of(self, matched: str) -> Identity | None:

@@ -18,7 +18,7 @@ from presidio_anonymizer import AnonymizerEngine
 from presidio_anonymizer.entities import OperatorConfig, RecognizerResult
 
 from toolkit.scrub.engine import Engine, Span
-from toolkit.scrub.identifiers import RecordIdentifiers
+from toolkit.scrub.identifiers import RecordIdentifiers, WordIndex
 from toolkit.scrub.keys import Keyring
 from toolkit.text import fold
 
@@ -96,14 +96,14 @@ class TextScrubber:
             texts_of[record].append(text)
         for record, identifiers in records.items():
             identifiers.link_contact_names(texts_of[record])
-        patterns = {record: identifiers.pattern() for record, identifiers in records.items()}
+        indexes = {record: identifiers.index() for record, identifiers in records.items()}
         result = TextScrubResult(texts=[])
         done: dict[tuple[Hashable, str], str] = {}
         for record, text in items:
             key = (record, text)
             if key not in done:
                 done[key] = self._replace(
-                    text, found.get(text, []), records[record], patterns.get(record), result
+                    text, found.get(text, []), records[record], indexes.get(record), result
                 )
             result.texts.append(done[key])
         for identifiers in records.values():
@@ -125,13 +125,13 @@ class TextScrubber:
         text: str,
         spans: list[Span],
         identifiers: RecordIdentifiers,
-        pattern: regex.Pattern[str] | None,
+        index: WordIndex | None,
         result: TextScrubResult,
     ) -> str:
         if not text:
             return text
         candidates = [(s.start, s.end, s.entity, 0) for s in self._kept(spans, text, identifiers.allow_list)]
-        candidates += [(start, end, known.entity, 1) for start, end, known in identifiers.find(text, pattern)]
+        candidates += [(start, end, known.entity, 1) for start, end, known in identifiers.find(text, index)]
         tokens_already = [match.span() for match in TOKEN.finditer(text)]
         candidates = [
             c for c in candidates if not any(c[0] < end and start < c[1] for start, end in tokens_already)

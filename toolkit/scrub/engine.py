@@ -9,9 +9,12 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import regex
 import spacy
@@ -154,21 +157,58 @@ class Engine:
 
     def analyze(self, texts: Sequence[str], needs_ner: Sequence[bool] | None = None) -> Iterator[list[Span]]:
         """Spans found in each text, in order. Texts marked False in `needs_ner` skip spaCy's NER (only
-        tokenized); every recognizer still runs on them. NER runs in batches through `nlp.pipe`."""
+        tokenized); every recognizer still runs on every text, and Presidio reads the NER results."""
         flags = list(needs_ner) if needs_ner is not None else [True] * len(texts)
-        ner_texts = [text for text, flag in zip(texts, flags, strict=True) if flag]
-        processes = min(
-            self.settings.processes, max(1, len(ner_texts) // self.settings.min_texts_per_process)
-        )
-        with_ner = self.nlp_engine.process_batch(
-            ner_texts, "en", batch_size=self.settings.batch_size, n_process=processes
-        )
+        entities = iter(self._named_entities([text for text, flag in zip(texts, flags, strict=True) if flag]))
         for text, flag in zip(texts, flags, strict=True):
-            artifacts = next(with_ner)[1] if flag else self.tokens_engine.process_text(text, "en")
+            doc = self.tokens_engine.nlp["en"](text)  # type: ignore[index]
+            if flag:
+                doc.ents = spacy.util.filter_spans(
+                    [span for start, end, label in next(entities)
+                     if (span := doc.char_span(start, end, label=label, alignment_mode="expand")) is not None]
+                )  # fmt: skip
+            artifacts = self.nlp_engine._doc_to_nlp_artifact(doc, "en")
             found = self.analyzer.analyze(
                 text=text, language="en", entities=self.entities, nlp_artifacts=artifacts
             )
             yield [Span(r.entity_type, r.start, r.end, r.score) for r in found]
+
+    def _named_entities(self, texts: list[str]) -> list[list[tuple[int, int, str]]]:
+        """spaCy's entities of each text, as (start, end, label). With many texts, forked workers share
+        the loaded model and send back only these tuples (spaCy's own n_process ships whole Docs)."""
+        processes = min(self.settings.processes, max(1, len(texts) // self.settings.min_texts_per_process))
+        if processes == 1 or "fork" not in multiprocessing.get_all_start_methods():
+            return _entities_of(self.nlp_engine.nlp["en"], texts, self.settings.batch_size)  # type: ignore[index]
+        global _FORKED_NLP
+        _FORKED_NLP = (self.nlp_engine.nlp["en"], self.settings.batch_size)  # type: ignore[index]
+        chunks = [texts[start::processes] for start in range(processes)]
+        with warnings.catch_warnings():
+            warnings.filterwarnings(
+                "ignore", message=".*fork.*", category=RuntimeWarning
+            )  # the workers run no Polars
+            with multiprocessing.get_context("fork").Pool(processes) as pool:
+                parts = pool.map(_entities_in_worker, chunks)
+        _FORKED_NLP = None
+        merged: list[list[tuple[int, int, str]]] = [[] for _ in texts]
+        for start, part in enumerate(parts):
+            merged[start::processes] = part
+        return merged
+
+
+_FORKED_NLP: tuple[Any, int] | None = None
+
+
+def _entities_of(nlp: Any, texts: list[str], batch_size: int) -> list[list[tuple[int, int, str]]]:
+    return [
+        [(e.start_char, e.end_char, e.label_) for e in doc.ents]
+        for doc in nlp.pipe(texts, batch_size=batch_size)
+    ]
+
+
+def _entities_in_worker(texts: list[str]) -> list[list[tuple[int, int, str]]]:
+    assert _FORKED_NLP is not None
+    nlp, batch_size = _FORKED_NLP
+    return _entities_of(nlp, texts, batch_size)
 
 
 @lru_cache(maxsize=2)

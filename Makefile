@@ -1,5 +1,5 @@
 # Two commands do all the set-up on a fresh machine:
-#   make run    creates .venv, installs the toolkit, parses and validates sample_data/ (output in out/)
+#   make run    creates .venv, installs the toolkit, runs the whole job on sample_data/ (out/release/)
 #   make test   creates .venv, installs the toolkit with its dev tools, and runs ruff, mypy and pytest
 PYTHON ?= python3
 VENV := .venv
@@ -14,8 +14,7 @@ $(BIN)/.installed: pyproject.toml
 	touch $@
 
 run: $(BIN)/.installed
-	$(BIN)/toolkit parse sample_data --out out/parsed
-	$(BIN)/toolkit validate out/parsed --report out/validate/report.json --quarantine out/private/quarantine
+	$(BIN)/toolkit run sample_data --out out/release
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .
@@ -28,6 +27,8 @@ test: lint
 bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/parse_speed.py
 	$(BIN)/python benchmarks/validate_speed.py
+	$(BIN)/python benchmarks/scrub_speed.py
+	$(BIN)/python benchmarks/privacy_eval.py
 
 sample-data: $(BIN)/.installed
 	$(BIN)/python -m tools.make_sample_data

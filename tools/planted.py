@@ -14,8 +14,10 @@ All people are made up by Faker from many locales (Latin-script names only), see
 the same documents. Handles and e-mail local parts are mostly made from the name ("maria.dacunha"), about
 a third not ("quietotter42"). Names are chosen so that evaluations can match them on word boundaries
 without false hits: no name word is a word of the templates or a technical term, and no word of a person's
-own name is used by anyone else in the set. Technical words appear only in free text (bio, descriptions,
-contribution summaries, bullets), so counting them in a whole document counts them in its free text.
+own name is used by anyone else in the set (up to about 1,000 documents; beyond, Faker's name lists run
+short and a few owners share a name word with someone else). Technical words appear only in free text
+(bio, descriptions, contribution summaries, bullets), so counting them in a whole document counts them in
+its free text.
 
 Run `python -m tools.planted OUT [--count N] [--seed S]` to write OUT/docs/docNNNN.txt and OUT/truth.jsonl
 and check that every document parses as intended.

@@ -41,12 +41,10 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-# As a top-level module, the way mypy maps benchmarks/ (a folder without __init__.py).
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import polars as pl
-from presidio_alone import anonymize_documents, build
 
+from benchmarks.presidio_alone import anonymize_documents, build
 from tools.planted import Planted, documents, fold, string_cells, word_pattern, write
 
 RELEASE_TABLES = ("profiles", "education", "skills", "contributions", "experience", "awards")

@@ -17,6 +17,7 @@ import regex
 from presidio_anonymizer import AnonymizerEngine
 from presidio_anonymizer.entities import OperatorConfig, RecognizerResult
 
+from toolkit.progress import Progress
 from toolkit.scrub.engine import Engine, Span
 from toolkit.scrub.identifiers import RecordIdentifiers, WordIndex
 from toolkit.scrub.keys import Keyring
@@ -87,7 +88,11 @@ class TextScrubber:
                 )
         distinct = sorted({text for _, text in items if text})
         needs_ner = [_may_name_someone(text, allow_list, known_words.get(text, set())) for text in distinct]
-        found = dict(zip(distinct, self.engine.analyze(distinct, needs_ner), strict=True))
+        with Progress(len(distinct), "scrub") as tick:
+            found = {}
+            for text, spans in zip(distinct, self.engine.analyze(distinct, needs_ner), strict=True):
+                found[text] = spans
+                tick()
         for record, text in items:
             for span in self._kept(found.get(text, []), text, allow_list):
                 records[record].add_found(span.entity, text[span.start : span.end])

@@ -174,20 +174,22 @@ class Engine:
             yield [Span(r.entity_type, r.start, r.end, r.score) for r in found]
 
     def _named_entities(self, texts: list[str]) -> list[list[tuple[int, int, str]]]:
-        """spaCy's entities of each text, as (start, end, label). With many texts, forked workers share
-        the loaded model and send back only these tuples (spaCy's own n_process ships whole Docs)."""
+        """spaCy's entities of each text, as (start, end, label). With many texts, this process and forked
+        workers share the work; the workers share the loaded model and send back only these tuples
+        (spaCy's own n_process ships whole Docs back)."""
         processes = min(self.settings.processes, max(1, len(texts) // self.settings.min_texts_per_process))
         if processes == 1 or "fork" not in multiprocessing.get_all_start_methods():
             return _entities_of(self.nlp_engine.nlp["en"], texts, self.settings.batch_size)  # type: ignore[index]
         global _FORKED_NLP
         _FORKED_NLP = (self.nlp_engine.nlp["en"], self.settings.batch_size)  # type: ignore[index]
         chunks = [texts[start::processes] for start in range(processes)]
+        nlp = self.nlp_engine.nlp["en"]  # type: ignore[index]
         with warnings.catch_warnings():
-            warnings.filterwarnings(
-                "ignore", message=".*fork.*", category=RuntimeWarning
-            )  # the workers run no Polars
-            with multiprocessing.get_context("fork").Pool(processes) as pool:
-                parts = pool.map(_entities_in_worker, chunks)
+            # Polars warns that a fork may deadlock in a child using Polars; these children do not.
+            warnings.filterwarnings("ignore", message=".*fork.*", category=RuntimeWarning)
+            with multiprocessing.get_context("fork").Pool(processes - 1) as pool:
+                others = pool.map_async(_entities_in_worker, chunks[1:])
+                parts = [_entities_of(nlp, chunks[0], self.settings.batch_size), *others.get()]
         _FORKED_NLP = None
         merged: list[list[tuple[int, int, str]]] = [[] for _ in texts]
         for start, part in enumerate(parts):

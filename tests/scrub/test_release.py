@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import polars as pl
@@ -153,3 +156,20 @@ def test_json_summary(tmp_path: Path, secret: str, capsys: pytest.CaptureFixture
     summary = json.loads(capsys.readouterr().out)
     assert summary["command"] == "run"
     assert summary["privacy"]["key"]["source"] == "key file"
+
+
+def test_the_release_is_byte_identical_across_processes_and_hash_seeds(tmp_path: Path) -> None:
+    tables = []
+    for hash_seed in ("1", "2"):
+        out = tmp_path / hash_seed
+        env = {**os.environ, "TOOLKIT_SECRET": SECRET, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run(
+            [sys.executable, "-m", "toolkit", "run", str(SAMPLE), "--out", str(out)],
+            env=env,
+            capture_output=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        tables.append({path.name: path.read_bytes() for path in sorted(out.glob("*.parquet"))})
+    assert tables[0] == tables[1]
+    assert len(tables[0]) == 6

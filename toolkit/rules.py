@@ -386,6 +386,7 @@ class RecognizerSpec(_Frozen):
     patterns: tuple[PatternSpec, ...] = Field(min_length=1)
     ignore_case: bool = False
     context: tuple[str, ...] = ()
+    check: Literal["luhn", "iban"] | None = Field(default=None, description="A check a match must pass.")
 
 
 class RecognizersFile(_Frozen):

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import unicodedata
 from functools import lru_cache
+from typing import Any
 
 # Python's \s on str already covers NBSP, the U+2000 block, narrow NBSP, ideographic space, line separators.
 _WHITESPACE = re.compile(r"\s+")
@@ -66,3 +68,23 @@ def fold(text: str) -> str:
     'José  DA Mata' and 'jose da mata' fold alike. Used to match identifiers, never to show text.
     """
     return _WHITESPACE.sub(" ", strip_accents(_INVISIBLE.sub("", text)).casefold()).strip()
+
+
+MAX_SHOWN_ITEMS = 3
+_MAX_SHOWN_CHARS = 40
+
+
+def mask(value: Any) -> Any:
+    """Keep numbers, dates and booleans; replace text by its shape ('Ada Byron-2' -> 'Xxx Xxxxx-9').
+
+    Text in these tables may be a name, an e-mail or a URL, so a report never shows it as it is.
+    """
+    if value is None or isinstance(value, bool | int | float | dt.date):
+        return value
+    if isinstance(value, list | tuple):
+        return [mask(item) for item in value[:MAX_SHOWN_ITEMS]]
+    text = str(value)
+    shape = "".join(
+        "9" if ch.isdigit() else ("X" if ch.isupper() else "x") if ch.isalpha() else ch for ch in text
+    )
+    return shape[:_MAX_SHOWN_CHARS] + ("…" if len(shape) > _MAX_SHOWN_CHARS else "")

@@ -17,11 +17,20 @@ from typing import Any
 import polars as pl
 import regex
 
+from toolkit.detectors import detectors, find
 from toolkit.model import ProfileSet
 from toolkit.rules import PrivacyRules
 from toolkit.text import fold
 
-CONTACT_ENTITIES = ("EMAIL_ADDRESS", "PHONE_NUMBER", "URL", "HANDLE", "IP_ADDRESS")
+CONTACT_ENTITIES = (
+    "EMAIL_ADDRESS",
+    "PHONE_NUMBER",
+    "URL",
+    "HANDLE",
+    "IP_ADDRESS",
+    "CREDIT_CARD",
+    "IBAN_CODE",
+)
 _WORDS = regex.compile(r"[\p{L}\p{N}]+")
 _TITLES = {"dr", "prof", "mr", "mrs", "ms", "mx"}
 _PARTICLES = {
@@ -101,12 +110,7 @@ def verify(release: dict[str, pl.DataFrame], source: ProfileSet, rules: PrivacyR
     """Search the release for the source's direct identifiers and for contact data."""
     identifiers = direct_identifiers(source, rules.allow_list)
     longest = max((len(words) for words in identifiers), default=0)
-    contact = [
-        (spec.entity, regex.compile(pattern.regex, regex.IGNORECASE if spec.ignore_case else 0))
-        for spec in rules.recognizers
-        if spec.entity in CONTACT_ENTITIES
-        for pattern in spec.patterns
-    ]
+    contact = detectors(rules.recognizers, CONTACT_ENTITIES)
     hits: Counter[tuple[str, str, str]] = Counter()
     for table, frame in release.items():
         for column, text in _text_cells(frame):
@@ -117,8 +121,7 @@ def verify(release: dict[str, pl.DataFrame], source: ProfileSet, rules: PrivacyR
                 for start in range(len(words) - size + 1)
             ):
                 hits[(table, column, "identifier")] += 1
-            for entity, pattern in contact:
-                if pattern.search(text):
-                    hits[(table, column, entity)] += 1
-                    break
+            for entity, _, _ in find(contact, text):
+                hits[(table, column, entity)] += 1
+                break
     return Verification(len(identifiers), hits)

@@ -27,6 +27,13 @@ CASES = [
     ("version 3.8.0 and 2.2.366", "PHONE_NUMBER", None),
     ("host 192.168.10.20 is down", "IP_ADDRESS", "192.168.10.20"),
     ("version 1.2.3.4567 is not an address", "IP_ADDRESS", None),
+    ("card 4111 1111 1111 1111 on file", "CREDIT_CARD", "4111 1111 1111 1111"),
+    ("card 4111-1111-1111-1112 fails Luhn", "CREDIT_CARD", None),
+    ("order 1234567890123 shipped", "CREDIT_CARD", None),
+    ("pay to GB82 WEST 1234 5698 7654 32", "IBAN_CODE", "GB82 WEST 1234 5698 7654 32"),
+    ("pay to DE89370400440532013000", "IBAN_CODE", "DE89370400440532013000"),
+    ("GB82 WEST 1234 5698 7654 33 fails mod 97", "IBAN_CODE", None),
+    ("see linkedin.com/in/ada-byron-1", "HANDLE", "linkedin.com/in/ada-byron-1"),
     ("supervised by Dr. Ana de la Cruz", "PERSON", "Ana de la Cruz"),
     ("co-authored with Alexander van den Hoek", "PERSON", "Alexander van den Hoek"),
 ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -30,6 +30,7 @@ from presidio_analyzer.context_aware_enhancers import ContextAwareEnhancer
 from presidio_analyzer.nlp_engine import NerModelConfiguration, NlpArtifacts, SpacyNlpEngine
 from presidio_analyzer.predefined_recognizers import SpacyRecognizer
 
+from toolkit.detectors import VALIDATORS
 from toolkit.errors import RulesError
 from toolkit.rules import PRIVACY_FILE, NlpSettings, RecognizerSpec
 from toolkit.scrub.gazetteer import FirstNameRecognizer
@@ -109,8 +110,28 @@ class _NoContext(ContextAwareEnhancer):
         return raw_results
 
 
+class _ValidatedPatternRecognizer(PatternRecognizer):
+    """A pattern recognizer whose matches must pass a check (Luhn, IBAN) declared in the rules."""
+
+    def __init__(self, check: Callable[[str], bool], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.check = check
+
+    def validate_result(self, pattern_text: str) -> bool:
+        return self.check(pattern_text)
+
+
 def _pattern_recognizer(spec: RecognizerSpec) -> PatternRecognizer:
     flags = regex.DOTALL | regex.MULTILINE | (regex.IGNORECASE if spec.ignore_case else 0)
+    if spec.check:
+        return _ValidatedPatternRecognizer(
+            VALIDATORS[spec.check],
+            supported_entity=spec.entity,
+            name=spec.name,
+            patterns=[Pattern(name=p.name, regex=p.regex, score=p.score) for p in spec.patterns],
+            context=list(spec.context),
+            global_regex_flags=flags,
+        )
     return PatternRecognizer(
         supported_entity=spec.entity,
         name=spec.name,

@@ -13,7 +13,8 @@ import polars as pl
 
 from toolkit.model import ProfileSet, empty_frame
 from toolkit.rules import QualityRules
-from toolkit.validate.findings import Finding, finding_for, mask
+from toolkit.text import mask
+from toolkit.validate.findings import Finding, finding_for
 from toolkit.validate.schemas import check_contract, run_rules
 
 __all__ = ["PARENT_QUARANTINED", "Finding", "ValidationResult", "mask", "validate_tables"]

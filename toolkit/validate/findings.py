@@ -8,26 +8,10 @@ from typing import Any
 
 import polars as pl
 
+from toolkit.text import MAX_SHOWN_ITEMS, mask
 from toolkit.validate.schemas import RuleFailures
 
-MAX_EXAMPLES = 3
-_MAX_SHOWN_CHARS = 40
-
-
-def mask(value: Any) -> Any:
-    """Keep numbers, dates and booleans; replace text by its shape ('Ada Byron-2' -> 'Xxx Xxxxx-9').
-
-    Text in these tables may be a name, an e-mail or a URL, so a report never shows it as it is.
-    """
-    if value is None or isinstance(value, bool | int | float | dt.date):
-        return value
-    if isinstance(value, list | tuple):
-        return [mask(item) for item in value[:MAX_EXAMPLES]]
-    text = str(value)
-    shape = "".join(
-        "9" if ch.isdigit() else ("X" if ch.isupper() else "x") if ch.isalpha() else ch for ch in text
-    )
-    return shape[:_MAX_SHOWN_CHARS] + ("…" if len(shape) > _MAX_SHOWN_CHARS else "")
+MAX_EXAMPLES = MAX_SHOWN_ITEMS
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,73 @@
+"""Pattern detectors from `rules/recognizers.yaml`, runnable without Presidio or spaCy.
+
+The pre-commit scan and the release's leak check use them directly (fast, no model); the scrubber turns
+the same declarations into Presidio recognizers. A declaration may name a `check` that a match must
+pass (a card number's Luhn checksum, an IBAN's mod-97 check).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+import regex
+
+from toolkit.rules import RecognizerSpec
+
+
+def luhn_ok(value: str) -> bool:
+    """The Luhn checksum of card numbers ('4111 1111 1111 1111' passes, one digit changed fails)."""
+    digits = [int(char) for char in value if char.isdigit()]
+    if not 13 <= len(digits) <= 19:
+        return False
+    total = 0
+    for index, digit in enumerate(reversed(digits)):
+        if index % 2:
+            digit *= 2
+            digit -= 9 if digit > 9 else 0
+        total += digit
+    return total % 10 == 0
+
+
+def iban_ok(value: str) -> bool:
+    """The ISO 13616 mod-97 check of an IBAN ('GB82 WEST 1234 5698 7654 32' passes)."""
+    compact = "".join(char for char in value if char.isalnum()).upper()
+    if not 15 <= len(compact) <= 34 or not compact[:2].isalpha() or not compact[2:4].isdigit():
+        return False
+    rearranged = compact[4:] + compact[:4]
+    return int("".join(str(int(char, 36)) for char in rearranged)) % 97 == 1
+
+
+VALIDATORS: dict[str, Callable[[str], bool]] = {"luhn": luhn_ok, "iban": iban_ok}
+
+
+@dataclass(frozen=True)
+class Detector:
+    entity: str
+    name: str
+    pattern: regex.Pattern[str]
+    validate: Callable[[str], bool] | None = None
+
+
+def detectors(specs: Iterable[RecognizerSpec], entities: Iterable[str] | None = None) -> list[Detector]:
+    """One detector per pattern of the given recognizers (all of them, or those of `entities`)."""
+    wanted = set(entities) if entities is not None else None
+    return [
+        Detector(
+            spec.entity,
+            f"{spec.name}.{pattern.name}",
+            regex.compile(pattern.regex, regex.IGNORECASE if spec.ignore_case else 0),
+            VALIDATORS[spec.check] if spec.check else None,
+        )
+        for spec in specs
+        if wanted is None or spec.entity in wanted
+        for pattern in spec.patterns
+    ]
+
+
+def find(found_by: Iterable[Detector], text: str) -> Iterator[tuple[str, int, int]]:
+    """(entity, start, end) of every match that passes its detector's validation."""
+    for detector in found_by:
+        for match in detector.pattern.finditer(text):
+            if detector.validate is None or detector.validate(match.group()):
+                yield detector.entity, match.start(), match.end()

@@ -15,11 +15,18 @@ import sys
 from collections.abc import Sequence
 from enum import IntEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from toolkit import pipeline
 from toolkit.errors import ToolkitError
-from toolkit.rules import load_parsing_rules, load_privacy_rules, load_quality_rules
-from toolkit.scrub import keyring
+from toolkit.rules import (
+    load_allowed_values,
+    load_parsing_rules,
+    load_privacy_rules,
+    load_quality_rules,
+)
+
+if TYPE_CHECKING:
+    from toolkit.scrub import Keyring
 
 
 class Exit(IntEnum):
@@ -95,7 +102,30 @@ def build_parser() -> argparse.ArgumentParser:
     add_key_option(scrub)
     add_json_option(scrub)
     add_rules_option(scrub)
+
+    check = commands.add_parser("check", help="find personal data in data files (the pre-commit scan)")
+    add_check_arguments(check)
+
+    lint = commands.add_parser("lint-rules", help="load every rules file and compile the quality rules")
+    add_rules_option(lint)
     return parser
+
+
+def add_check_arguments(parser: argparse.ArgumentParser) -> None:
+    """Shared by `toolkit check` and the `scan-pii` pre-commit hook, which calls it."""
+    parser.add_argument("files", nargs="*", type=Path, metavar="FILE", help="data files to scan")
+    parser.add_argument("--deep", action="store_true", help="also find people's names with NER (slower)")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        default=Path(".pii-baseline.json"),
+        metavar="FILE",
+        help="accepted findings (default: .pii-baseline.json)",
+    )
+    parser.add_argument(
+        "--update-baseline", action="store_true", help="accept every current finding into the baseline"
+    )
+    add_rules_option(parser)
 
 
 def add_key_option(parser: argparse.ArgumentParser) -> None:
@@ -111,7 +141,15 @@ def add_json_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print a machine-readable JSON summary instead")
 
 
+def _keyring(key_file: Path | None) -> Keyring:
+    from toolkit.scrub import keyring
+
+    return keyring(key_file)
+
+
 def _parse(args: argparse.Namespace) -> Exit:
+    from toolkit import pipeline
+
     rules = load_parsing_rules(args.rules)
     outcome = pipeline.parse_to_dir(args.inputs, args.out, rules)
     print(f"{outcome.summary()}; tables written to {args.out}")
@@ -119,6 +157,8 @@ def _parse(args: argparse.Namespace) -> Exit:
 
 
 def _validate(args: argparse.Namespace) -> Exit:
+    from toolkit import pipeline
+
     parsing, quality = load_parsing_rules(args.rules), load_quality_rules(args.rules)
     report = pipeline.validate(args.inputs, parsing, quality, quarantine_dir=args.quarantine)
     if args.report is not None:
@@ -129,13 +169,15 @@ def _validate(args: argparse.Namespace) -> Exit:
 
 
 def _run(args: argparse.Namespace) -> Exit:
+    from toolkit import pipeline
+
     report = pipeline.run(
         args.inputs,
         args.out,
         load_parsing_rules(args.rules),
         load_quality_rules(args.rules),
         load_privacy_rules(args.rules),
-        keyring(args.key_file),
+        _keyring(args.key_file),
         private_dir=args.private,
     )
     if args.json:
@@ -147,8 +189,10 @@ def _run(args: argparse.Namespace) -> Exit:
 
 
 def _scrub(args: argparse.Namespace) -> Exit:
+    from toolkit import pipeline
+
     summary = pipeline.scrub_file(
-        args.file, args.out, args.text_columns, load_privacy_rules(args.rules), keyring(args.key_file)
+        args.file, args.out, args.text_columns, load_privacy_rules(args.rules), _keyring(args.key_file)
     )
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
@@ -160,7 +204,46 @@ def _scrub(args: argparse.Namespace) -> Exit:
     return Exit.CLEAN
 
 
-_COMMANDS = {"parse": _parse, "validate": _validate, "run": _run, "scrub": _scrub}
+def _check(args: argparse.Namespace) -> Exit:
+    from toolkit.check import Scanner, load_baseline, not_in_baseline, write_baseline
+
+    scanner = Scanner(load_privacy_rules(args.rules), load_allowed_values(args.rules), deep=args.deep)
+    findings = scanner.scan(args.files)
+    if args.update_baseline:
+        write_baseline(args.baseline, findings)
+        print(f"accepted {len(findings)} findings into {args.baseline}")
+        return Exit.CLEAN
+    new = not_in_baseline(findings, load_baseline(args.baseline))
+    for finding in new:
+        print(finding.line())
+    if new:
+        print(
+            f"personal data found: {len(new)} findings in {len({f.path for f in new})} files", file=sys.stderr
+        )
+    return Exit.FINDINGS if new else Exit.CLEAN
+
+
+def _lint_rules(args: argparse.Namespace) -> Exit:
+    from toolkit.model import ProfileSet
+    from toolkit.validate import validate_tables
+
+    load_parsing_rules(args.rules)
+    load_privacy_rules(args.rules)
+    load_allowed_values(args.rules)
+    quality = load_quality_rules(args.rules)
+    validate_tables(ProfileSet.from_frames({}), quality)  # compiles every rule to pandera and runs it
+    print(f"rules are valid: {len(quality.rules)} quality rules compile")
+    return Exit.CLEAN
+
+
+_COMMANDS = {
+    "parse": _parse,
+    "validate": _validate,
+    "run": _run,
+    "scrub": _scrub,
+    "check": _check,
+    "lint-rules": _lint_rules,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -325,6 +325,7 @@ PRIVACY_FILE = "privacy.yaml"
 RECOGNIZERS_FILE = "recognizers.yaml"
 ALLOW_LIST_FILE = "vocabularies/allow_list.yaml"
 FIRST_NAMES_FILE = "vocabularies/first_names.yaml"
+ALLOWED_VALUES_FILE = "vocabularies/allowed_values.yaml"
 
 Action = Literal["keep", "drop", "pseudonymize", "scrub", "generalize"]
 
@@ -466,3 +467,8 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
     return PrivacyRules(
         policy=policy, recognizers=recognizers.recognizers, allow_list=allow_list, first_names=first_names
     )
+
+
+def load_allowed_values(rules_dir: Path | None = None) -> tuple[str, ...]:
+    """Values the pre-commit scan never reports (`vocabularies/allowed_values.yaml`)."""
+    return _load(rules_dir or default_rules_dir(), ALLOWED_VALUES_FILE, VocabularyFile).terms

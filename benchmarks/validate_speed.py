@@ -21,9 +21,9 @@ import polars as pl
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from toolkit.model import ProfileSet, empty_frame
+from toolkit.quality import validate_tables
+from toolkit.quality.checks import plan
 from toolkit.rules import load_quality_rules
-from toolkit.validate import validate_tables
-from toolkit.validate.checks import plan
 from tools.synth import SKILLS
 
 SKILLS_PER_PROFILE = 20

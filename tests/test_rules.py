@@ -120,7 +120,7 @@ def test_the_shipped_quality_rules_load_with_typed_params() -> None:
 
 def test_an_unimplemented_check_kind_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
     from toolkit.errors import ToolkitError
-    from toolkit.validate import checks
+    from toolkit.quality import checks
 
     rule = load_quality_rules(REPO_RULES).rules[0]
     monkeypatch.delitem(checks.CHECKS, rule.check)

@@ -1,28 +1,45 @@
 """Parse, validate and anonymize developer-profile datasets so they are safe to share.
 
-The public API is what `__all__` lists; everything else may change without notice.
+The public API is what `__all__` lists; everything else may change without notice. Every function here
+is what the command line calls too. Errors are one tree: `ToolkitError`, with `RulesError` for a broken
+rules folder and `UsageError` for a bad request; bad input data is never an exception (see `rejects`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+import polars as pl
 
 from toolkit._version import __version__
 from toolkit.errors import RejectReason, RulesError, ToolkitError, UsageError
 from toolkit.model import TABLE_SCHEMAS, ProfileSet
 from toolkit.parse import parse_paths
-from toolkit.rules import load_parsing_rules
+from toolkit.rules import load_parsing_rules, load_privacy_rules, load_quality_rules
+
+if TYPE_CHECKING:
+    from toolkit.quality import ValidationResult
+    from toolkit.report import Report
+    from toolkit.scrub import Keyring
+    from toolkit.verify import Verification
 
 __all__ = [
     "TABLE_SCHEMAS",
     "ProfileSet",
     "RejectReason",
+    "Release",
     "RulesError",
     "ToolkitError",
     "UsageError",
     "__version__",
+    "anonymize",
     "parse",
+    "run",
+    "scrub_frame",
+    "validate",
 ]
 
 
@@ -33,3 +50,96 @@ def parse(paths: Iterable[str | Path], rules_dir: Path | None = None) -> Profile
     only when the rules folder itself is broken.
     """
     return parse_paths([str(path) for path in paths], load_parsing_rules(rules_dir))
+
+
+def validate(profiles: ProfileSet, rules_dir: Path | None = None) -> ValidationResult:
+    """Run the quality rules: `.valid` holds the rows that failed no error rule, `.quarantine` the others
+    (with a `failed_rules` column; private data), `.findings` what each rule found, `.failed` whether an
+    error rule failed beyond its threshold."""
+    from toolkit.quality import validate_tables
+
+    return validate_tables(profiles, load_quality_rules(rules_dir))
+
+
+def _keyring(key: bytes | str | None) -> Keyring:
+    from toolkit.scrub.keys import from_secret, keyring
+
+    if key is None:
+        return keyring()  # TOOLKIT_SECRET, else a random key for this process
+    return from_secret(key.encode() if isinstance(key, str) else key, "given")
+
+
+@dataclass(frozen=True)
+class Release:
+    """Anonymized tables and the proof that goes with them. Nothing is written until `write`."""
+
+    tables: dict[str, pl.DataFrame]
+    verification: Verification
+    columns: list[dict[str, object]]
+    """Per column: the action taken and how many values it changed."""
+
+    @property
+    def safe(self) -> bool:
+        """True when the leak check found nothing."""
+        return self.verification.passed
+
+    def write(self, folder: Path) -> None:
+        """Write `<table>.parquet` files; raises `ToolkitError` instead when the leak check found anything."""
+        from toolkit.io import write_frames
+
+        if not self.safe:
+            raise ToolkitError("the release is blocked: personal data survived scrubbing (see .verification)")
+        write_frames(self.tables, Path(folder))
+
+
+def anonymize(profiles: ProfileSet, rules_dir: Path | None = None, key: bytes | str | None = None) -> Release:
+    """Apply the privacy policy to parsed (ideally validated) tables, then run the leak check.
+
+    `key` is the pseudonym secret (at least 16 bytes); without one, TOOLKIT_SECRET is used, else a random
+    key whose pseudonyms do not link across runs.
+    """
+    from toolkit.scrub import anonymize as apply_policy
+    from toolkit.verify import verify
+
+    rules = load_privacy_rules(rules_dir)
+    anonymized = apply_policy(profiles, rules, _keyring(key))
+    verification = verify(anonymized.tables, profiles, rules)
+    return Release(anonymized.tables, verification, [action.to_json() for action in anonymized.actions])
+
+
+def scrub_frame(
+    frame: pl.DataFrame,
+    text_columns: Sequence[str],
+    rules_dir: Path | None = None,
+    key: bytes | str | None = None,
+) -> pl.DataFrame:
+    """Scrub free-text columns of any frame; each row is one record. Row order and other columns are kept."""
+    from toolkit.scrub import scrub_frame as scrub_columns
+
+    missing = [column for column in text_columns if column not in frame.columns]
+    if missing:
+        raise UsageError(f"no column {', '.join(missing)} in the frame")
+    scrubbed, _ = scrub_columns(frame, list(text_columns), load_privacy_rules(rules_dir), _keyring(key))
+    return scrubbed
+
+
+def run(
+    inputs: Iterable[str | Path],
+    out: Path,
+    rules_dir: Path | None = None,
+    key: bytes | str | None = None,
+    private_dir: Path | None = None,
+) -> Report:
+    """The whole job, as `toolkit run`: returns the report (also written to `out/report.json`);
+    `report.exit_code` is what the command would exit with."""
+    from toolkit import pipeline
+
+    return pipeline.run(
+        [str(path) for path in inputs],
+        Path(out),
+        load_parsing_rules(rules_dir),
+        load_quality_rules(rules_dir),
+        load_privacy_rules(rules_dir),
+        _keyring(key),
+        private_dir=private_dir,
+    )

@@ -225,7 +225,7 @@ def _check(args: argparse.Namespace) -> Exit:
 
 def _lint_rules(args: argparse.Namespace) -> Exit:
     from toolkit.model import ProfileSet
-    from toolkit.validate import validate_tables
+    from toolkit.quality import validate_tables
 
     load_parsing_rules(args.rules)
     load_privacy_rules(args.rules)

@@ -23,10 +23,10 @@ from toolkit.io import (
 from toolkit.model import ProfileSet
 from toolkit.parse import parse_inputs
 from toolkit.progress import Progress
+from toolkit.quality import validate_tables
 from toolkit.report import Report
 from toolkit.rules import ParsingRules, PrivacyRules, QualityRules
 from toolkit.scrub import RELEASED_TABLES, Keyring, anonymize, scrub_frame
-from toolkit.validate import validate_tables
 from toolkit.verify import verify
 
 EXIT_CLEAN, EXIT_FINDINGS = 0, 1

@@ -1,7 +1,7 @@
 """The report: a versioned JSON envelope that says what a command did, and its terminal summary.
 
 The envelope holds no timestamp and no absolute path it was not given, so identical inputs give an
-identical report. Examples inside findings are masked (see `toolkit.validate.mask`).
+identical report. Examples inside findings are masked (see `toolkit.quality.mask`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 from toolkit._version import __version__
 from toolkit.model import ProfileSet
-from toolkit.validate import ValidationResult
+from toolkit.quality import ValidationResult
 
 REPORT_VERSION = 1
 

@@ -226,7 +226,7 @@ CHECK_PARAMS: dict[str, type[_Frozen]] = {
     "no_repeat": NoParams,
     "no_match": NoMatchParams,
 }
-"""Each check kind and the parameters it takes; `toolkit.validate` gives each kind its meaning."""
+"""Each check kind and the parameters it takes; `toolkit.quality` gives each kind its meaning."""
 
 _COLUMN_COUNT = {"ordered": 2, "duration_agrees": 3, "no_repeat": 2}
 

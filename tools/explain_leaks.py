@@ -10,11 +10,11 @@ import sys
 import polars as pl
 
 import toolkit
+from toolkit.quality import validate_tables
 from toolkit.rules import load_privacy_rules, load_quality_rules
 from toolkit.scrub import anonymize
 from toolkit.scrub.keys import Keyring
 from toolkit.text import fold
-from toolkit.validate import validate_tables
 from toolkit.verify import _WORDS, direct_identifiers
 
 

@@ -59,6 +59,11 @@ def keyring(key_file: Path | None = None) -> Keyring:
     return Keyring(secrets.token_bytes(32), "random per run")
 
 
+def from_secret(secret: bytes, source: str) -> Keyring:
+    """A keyring from a secret given in code (`source` says where it came from, for the report)."""
+    return Keyring(_checked(secret, source), source)
+
+
 def _checked(key: bytes, where: str) -> bytes:
     if len(key) < _MIN_SECRET_BYTES:
         raise UsageError(f"{where}: the secret must be at least {_MIN_SECRET_BYTES} bytes long")

@@ -8,10 +8,10 @@ from collections.abc import Callable
 import polars as pl
 import pytest
 
-from tests.validate.factories import valid_tables
+from tests.quality.factories import valid_tables
 from toolkit.model import ProfileSet
+from toolkit.quality import PARENT_QUARANTINED, validate_tables
 from toolkit.rules import QualityRules
-from toolkit.validate import PARENT_QUARANTINED, validate_tables
 
 Mutation = Callable[[dict[str, pl.DataFrame]], None]
 

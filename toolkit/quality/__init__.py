@@ -12,10 +12,10 @@ from dataclasses import dataclass
 import polars as pl
 
 from toolkit.model import ProfileSet, empty_frame
+from toolkit.quality.findings import Finding, finding_for
+from toolkit.quality.schemas import check_contract, run_rules
 from toolkit.rules import QualityRules
 from toolkit.text import mask
-from toolkit.validate.findings import Finding, finding_for
-from toolkit.validate.schemas import check_contract, run_rules
 
 __all__ = ["PARENT_QUARANTINED", "Finding", "ValidationResult", "mask", "validate_tables"]
 

@@ -11,12 +11,12 @@ import polars as pl
 import pytest
 
 import toolkit
-from tests.validate.factories import valid_tables
+from tests.quality.factories import valid_tables
 from toolkit.errors import ToolkitError
 from toolkit.model import ProfileSet
+from toolkit.quality import mask, validate_tables
+from toolkit.quality.checks import CHECKS
 from toolkit.rules import CHECK_PARAMS, CheckKind, InRangeParams, MatchesParams, QualityRule, QualityRules
-from toolkit.validate import mask, validate_tables
-from toolkit.validate.checks import CHECKS
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 

@@ -20,8 +20,8 @@ from pandera.errors import SchemaErrors
 
 from toolkit.errors import ToolkitError
 from toolkit.model import TABLE_SCHEMAS
+from toolkit.quality.checks import CheckPlan, Tables, plan
 from toolkit.rules import QualityRule
-from toolkit.validate.checks import CheckPlan, Tables, plan
 
 
 @dataclass(frozen=True)

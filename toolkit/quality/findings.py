@@ -8,8 +8,8 @@ from typing import Any
 
 import polars as pl
 
+from toolkit.quality.schemas import RuleFailures
 from toolkit.text import MAX_SHOWN_ITEMS, mask
-from toolkit.validate.schemas import RuleFailures
 
 MAX_EXAMPLES = MAX_SHOWN_ITEMS
 

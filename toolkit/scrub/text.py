@@ -43,8 +43,6 @@ class TextScrubResult:
     """The scrubbed texts, in the order given."""
     entities: Counter[str] = field(default_factory=Counter)
     """How many replacements of each entity type were made."""
-    identifiers: set[str] = field(default_factory=set)
-    """Every identifier (folded) known or found, for the release's leak check."""
 
 
 def is_allowed(text: str, allow_list: frozenset[str]) -> bool:
@@ -111,8 +109,6 @@ class TextScrubber:
                     text, found.get(text, []), records[record], indexes.get(record), result
                 )
             result.texts.append(done[key])
-        for identifiers in records.values():
-            result.identifiers.update(identifiers.all_folded())
         return result
 
     def _kept(self, spans: list[Span], text: str, allow_list: frozenset[str]) -> list[Span]:
@@ -153,7 +149,6 @@ class TextScrubber:
             tokens[value] = self.keys.token(entity, key)
             results.append(RecognizerResult(entity_type=entity, start=start, end=end, score=1.0))
             result.entities[entity] += 1
-            result.identifiers.add(fold(value))
         operators = {
             entity: OperatorConfig("custom", {"lambda": self._token_of(tokens, entity)})
             for _, _, entity in merged

@@ -14,7 +14,9 @@ import pytest
 
 import toolkit
 from toolkit.cli import main
+from toolkit.rules import PrivacyRules
 from toolkit.text import fold
+from toolkit.verify import verify
 
 REPO = Path(__file__).parent.parent.parent
 FIXTURES = REPO / "tests" / "fixtures"
@@ -173,3 +175,12 @@ def test_the_release_is_byte_identical_across_processes_and_hash_seeds(tmp_path:
         tables.append({path.name: path.read_bytes() for path in sorted(out.glob("*.parquet"))})
     assert tables[0] == tables[1]
     assert len(tables[0]) == 6
+
+
+def test_verification_ignores_pseudonyms_but_not_kept_columns(privacy_rules: PrivacyRules) -> None:
+    source = toolkit.parse([FIXTURES])
+    iban_like = "GB82WEST12345698765432"
+    release = {"profiles": pl.DataFrame({"profile_id": [iban_like], "employer": ["Kestrel"]})}
+    assert verify(release, source, privacy_rules).passed
+    release = {"profiles": pl.DataFrame({"profile_id": ["abc"], "employer": [iban_like]})}
+    assert not verify(release, source, privacy_rules).passed

@@ -78,27 +78,26 @@ class TextScrubber:
                 records[record].add_own_name(name)
             for name in record_seeds.other_people:
                 records[record].add_other_person(name)
-        known_words: dict[str, set[str]] = defaultdict(set)
-        for record, text in items:
-            if record in records:
-                known_words[text].update(
-                    word for variant in records[record].all_folded() for word in variant.split()
-                )
-        distinct = sorted({text for _, text in items if text})
-        needs_ner = [_may_name_someone(text, allow_list, known_words.get(text, set())) for text in distinct]
-        with Progress(len(distinct), "scrub") as tick:
-            found = {}
-            for text, spans in zip(distinct, self.engine.analyze(distinct, needs_ner), strict=True):
-                found[text] = spans
-                tick()
-        for record, text in items:
-            for span in self._kept(found.get(text, []), text, allow_list):
-                records[record].add_found(span.entity, text[span.start : span.end])
         texts_of: dict[Hashable, list[str]] = defaultdict(list)
+        records_of: dict[str, list[Hashable]] = defaultdict(list)
         for record, text in items:
             texts_of[record].append(text)
-        for record, identifiers in records.items():
-            identifiers.link_contact_names(texts_of[record])
+            records_of[text].append(record)
+        distinct = sorted(text for text in records_of if text)
+        # First without NER: patterns, gazetteer and cues, and the names the structure gives. Then NER,
+        # only for texts in which a capitalised word is still unexplained.
+        found = dict(zip(distinct, self.engine.analyze(distinct, [False] * len(distinct)), strict=True))
+        self._learn(records, records_of, found, distinct, allow_list, texts_of)
+        unexplained = [
+            text
+            for text in distinct
+            if _may_name_someone(text, allow_list, self._known(records, records_of[text]))
+        ]
+        with Progress(len(unexplained), "scrub") as tick:
+            for text, spans in zip(unexplained, self.engine.analyze(unexplained), strict=True):
+                found[text] = spans
+                tick()
+        self._learn(records, records_of, found, unexplained, allow_list, texts_of)
         indexes = {record: identifiers.index() for record, identifiers in records.items()}
         result = TextScrubResult(texts=[])
         done: dict[tuple[Hashable, str], str] = {}
@@ -110,6 +109,32 @@ class TextScrubber:
                 )
             result.texts.append(done[key])
         return result
+
+    def _learn(
+        self,
+        records: dict[Hashable, RecordIdentifiers],
+        records_of: dict[str, list[Hashable]],
+        found: dict[str, list[Span]],
+        texts: Sequence[str],
+        allow_list: frozenset[str],
+        texts_of: dict[Hashable, list[str]],
+    ) -> None:
+        """Add what was found in `texts` to the identifiers of every record holding them."""
+        touched = set()
+        for text in texts:
+            kept = self._kept(found[text], text, allow_list)
+            for record in records_of[text]:
+                for span in kept:
+                    records[record].add_found(span.entity, text[span.start : span.end])
+                touched.add(record)
+        for record in touched:
+            records[record].link_contact_names(texts_of[record])
+
+    @staticmethod
+    def _known(records: dict[Hashable, RecordIdentifiers], holders: list[Hashable]) -> set[str]:
+        return {
+            word for record in holders for variant in records[record].all_folded() for word in variant.split()
+        }
 
     def _kept(self, spans: list[Span], text: str, allow_list: frozenset[str]) -> list[Span]:
         kept = []

@@ -22,6 +22,7 @@ import regex
 from toolkit.detectors import detectors, find
 from toolkit.model import ProfileSet
 from toolkit.rules import PrivacyRules
+from toolkit.scrub.identifiers import PARTICLES
 from toolkit.text import fold
 
 CONTACT_ENTITIES = (
@@ -35,23 +36,6 @@ CONTACT_ENTITIES = (
 )
 _WORDS = regex.compile(r"[\p{L}\p{N}]+")
 _TITLES = {"dr", "prof", "mr", "mrs", "ms", "mx"}
-_PARTICLES = {
-    "van",
-    "von",
-    "der",
-    "den",
-    "de",
-    "da",
-    "das",
-    "do",
-    "dos",
-    "di",
-    "del",
-    "della",
-    "la",
-    "le",
-    "du",
-}
 
 
 @dataclass(frozen=True)
@@ -91,7 +75,7 @@ def direct_identifiers(source: ProfileSet, allow_list: frozenset[str]) -> set[tu
             continue
         identifiers.add(tuple(words))
         for word in words:
-            if len(word) >= 2 and word not in _PARTICLES and word not in allow_list:
+            if len(word) >= 2 and word not in PARTICLES and word not in allow_list:
                 identifiers.add((word,))
     return identifiers
 

@@ -169,12 +169,10 @@ def _allowed_from_data(frames: dict[str, pl.DataFrame]) -> set[str]:
 def _count_changes(
     action: ColumnAction, before: dict[str, pl.DataFrame], after: dict[str, pl.DataFrame]
 ) -> ColumnAction:
-    if action.action == "drop":
+    if action.action in ("drop", "keep"):
         return action
     old = before[action.table].get_column(action.column)
     new = after[action.table].get_column(action.column)
-    if action.action == "keep":
-        return action
     if old.dtype != new.dtype:
         return ColumnAction(action.table, action.column, action.action, action.values, action.values)
     changed = int((old.ne_missing(new)).sum())

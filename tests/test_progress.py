@@ -28,3 +28,12 @@ def test_progress_is_shown_only_on_a_terminal_for_many_files(
     output = stream.getvalue()
     assert (f"{total}/{total}" in output) is shown
     assert output.endswith("\r\033[K") is shown
+
+
+def test_progress_counts_items_done_at_once_and_never_passes_the_total() -> None:
+    stream = _Terminal()
+    with Progress(40, "scrub", stream=stream) as advance:
+        advance(30)
+        advance(30)
+    assert "40/40" in stream.getvalue()
+    assert "60/40" not in stream.getvalue()

@@ -13,7 +13,8 @@ _WIDTH = 30
 
 
 class Progress:
-    """`with Progress(total, "parse") as tick: ... tick()`. Silent when stderr is not a terminal."""
+    """`with Progress(total, "parse") as tick: ... tick()` (or `tick(n)` for n items at once). Silent when
+    stderr is not a terminal."""
 
     def __init__(self, total: int, label: str, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr
@@ -26,8 +27,8 @@ class Progress:
     def __enter__(self) -> Progress:
         return self
 
-    def __call__(self) -> None:
-        self.done += 1
+    def __call__(self, items: int = 1) -> None:
+        self.done = min(self.total, self.done + items)
         now = time.monotonic()
         if self.enabled and (now - self._last_draw >= _REDRAW_SECONDS or self.done == self.total):
             self._last_draw = now

@@ -325,6 +325,7 @@ PRIVACY_FILE = "privacy.yaml"
 RECOGNIZERS_FILE = "recognizers.yaml"
 ALLOW_LIST_FILE = "vocabularies/allow_list.yaml"
 FIRST_NAMES_FILE = "vocabularies/first_names.yaml"
+COMMON_WORDS_FILE = "vocabularies/common_words.yaml"
 ALLOWED_VALUES_FILE = "vocabularies/allowed_values.yaml"
 
 Action = Literal["keep", "drop", "pseudonymize", "scrub", "generalize"]
@@ -403,6 +404,9 @@ class PrivacyRules(_Frozen):
         description="Lower-cased words and phrases never taken for personal data."
     )
     first_names: frozenset[str] = Field(description="Given names (Title Case) for the first-name recognizer.")
+    common_words: frozenset[str] = Field(
+        default=frozenset(), description="Lower-cased everyday words that are not names: no NER for them."
+    )
 
 
 def _compiles_python(pattern: str) -> str:
@@ -464,8 +468,13 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
     first_names = frozenset(
         name.capitalize() for name in _load(rules_dir, FIRST_NAMES_FILE, VocabularyFile).terms
     )
+    common_words = frozenset(t.lower() for t in _load(rules_dir, COMMON_WORDS_FILE, VocabularyFile).terms)
     return PrivacyRules(
-        policy=policy, recognizers=recognizers.recognizers, allow_list=allow_list, first_names=first_names
+        policy=policy,
+        recognizers=recognizers.recognizers,
+        allow_list=allow_list,
+        first_names=first_names,
+        common_words=common_words,
     )
 
 

@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import TEST_KEY
-from toolkit.scrub.text import Seeds, TextScrubber, is_allowed
+from toolkit.scrub.engine import Span
+from toolkit.scrub.text import Seeds, TextScrubber, _sentences, is_allowed
 from toolkit.text import fold
 
 OWN = "Maria Júlia da Mata"
@@ -112,3 +113,59 @@ def test_no_planted_own_name_survives_and_tokens_are_never_scrubbed_again(
     assert TOKEN.findall(once) == [t for t in TOKEN.findall(twice) if t in TOKEN.findall(once)]
     assert "<<" not in twice
     assert ">>" not in twice
+
+
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        ("One. Two! Three? Four; five", ["One.", "Two!", "Three?", "Four;", "five"]),
+        (
+            "Supervised by Dr. Ana de la Cruz. Then Kafka.",
+            ["Supervised by Dr. Ana de la Cruz.", "Then Kafka."],
+        ),
+        ("Thanks to J. R. Okafor and Mrs. Ueda.", ["Thanks to J. R. Okafor and Mrs. Ueda."]),
+        ("Tools, e.g. Kafka, etc. Done.", ["Tools, e.g. Kafka, etc. Done."]),
+        ("v1.2 shipped.Next", ["v1.2 shipped.Next"]),
+        ("", [""]),
+    ],
+)
+def test_sentences_split_where_a_sentence_ends_and_keep_offsets(text: str, sentences: list[str]) -> None:
+    found = list(_sentences(text))
+    assert [sentence for _, sentence in found] == sentences
+    assert all(text[offset : offset + len(sentence)] == sentence for offset, sentence in found)
+
+
+def _ner_inputs(scrubber: TextScrubber, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    seen: list[str] = []
+    named_entities = scrubber.engine.named_entities
+
+    def spy(texts: list[str], *args: object) -> list[list[Span]]:
+        seen.extend(texts)
+        return named_entities(texts, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(scrubber.engine, "named_entities", spy)
+    return seen
+
+
+def test_ner_runs_only_on_sentences_with_an_unexplained_capitalised_word(
+    scrubber: TextScrubber, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = _ner_inputs(scrubber, monkeypatch)
+    text = (
+        "Streaming jobs moved to Kafka. Maria's team owns them. Later Zbigniew Wołodyjowski joined the team."
+    )
+    (scrubbed,) = _scrub(scrubber, text, "Built the Spark cluster and wrote the docs.")[:1]
+    assert seen == ["Later Zbigniew Wołodyjowski joined the team."]
+    assert scrubbed.startswith("Streaming jobs moved to Kafka. <PERSON_")
+    assert "Zbigniew" not in scrubbed
+    assert "Wołodyjowski" not in scrubbed
+    assert scrubbed.endswith(" joined the team.")
+
+
+def test_a_surname_with_particles_is_replaced_whole(scrubber: TextScrubber) -> None:
+    texts = _scrub(scrubber, "The team still runs da Mata's profiler.", "Ask van den Hoek's group.",
+                   others=("Alexander van den Hoek",))  # fmt: skip
+    assert texts == [
+        f"The team still runs {TEST_KEY.token('PERSON', fold(OWN))}'s profiler.",
+        f"Ask {TEST_KEY.token('PERSON', 'alexander van den hoek')}'s group.",
+    ]

@@ -1,17 +1,19 @@
 """Presidio, set up once per process and offline, for the free text of developer profiles.
 
-- spaCy runs NER only (tagger, parser, lemmatizer, attribute ruler and senter excluded: the same
-  entities at about twice the speed), loaded from an installed package: no model download.
+- spaCy runs NER only (tagger, parser, lemmatizer, attribute ruler and senter excluded, and the shared
+  tok2vec that only they listen to: the same entities at about four times the speed), loaded from an
+  installed package: no model download.
 - No recognizer that reaches the network: e-mails and URLs are pattern recognizers from
   `rules/recognizers.yaml` (Presidio's own e-mail recognizer would fetch a public-suffix list).
-- Texts are analyzed in batches through spaCy's `nlp.pipe`, in several processes when there are many.
+- NER runs in batches through spaCy's `nlp.pipe`; with many texts, this process and forked workers share
+  the work (recognizers and NER), the workers sending back only spans.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -28,7 +30,7 @@ from presidio_analyzer import (
 )
 from presidio_analyzer.context_aware_enhancers import ContextAwareEnhancer
 from presidio_analyzer.nlp_engine import NerModelConfiguration, NlpArtifacts, SpacyNlpEngine
-from presidio_analyzer.predefined_recognizers import SpacyRecognizer
+from spacy.tokens import Doc
 
 from toolkit.detectors import VALIDATORS
 from toolkit.errors import RulesError
@@ -45,6 +47,15 @@ _SPACY_TO_PRESIDIO = {
     "ORG": "ORGANIZATION",
 }
 NER_ENTITIES = ("PERSON", "LOCATION", "ORGANIZATION")
+NER_SCORE = 0.85
+"""The score Presidio's spaCy recognizer gives every entity (spaCy gives none)."""
+
+
+Advance = Callable[[int], None]
+
+
+def _no_progress(done: int) -> None:
+    """Progress is not shown."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,14 +88,11 @@ class _NerOnlySpacyEngine(SpacyNlpEngine):
             raise RulesError(
                 PRIVACY_FILE, "nlp.model", f"{self.model!r} is not an installed spaCy pipeline"
             ) from None
+        for name, component in list(nlp.pipeline):
+            # A shared embedding layer (tok2vec) that no kept component listens to: NER has its own.
+            if hasattr(component, "listening_components") and not component.listening_components:
+                nlp.remove_pipe(name)
         self.nlp = {"en": nlp}  # type: ignore[assignment]
-
-
-class _TokensOnlySpacyEngine(_NerOnlySpacyEngine):
-    """The same tokenizer with no NER: for texts in which nothing could be a name."""
-
-    def load(self) -> None:
-        self.nlp = {"en": spacy.blank("en")}  # type: ignore[assignment]
 
 
 class _NoContext(ContextAwareEnhancer):
@@ -144,8 +152,10 @@ def _pattern_recognizer(spec: RecognizerSpec) -> PatternRecognizer:
 class Engine:
     """An analyzer over many texts. Build it once per process with `engine_for`.
 
-    Set OPENBLAS_NUM_THREADS=1 before numpy is first imported (the CLI does): one BLAS thread is faster
-    for spaCy's small matrices.
+    Presidio's analyzer runs the recognizers of the rules (patterns, the first-name gazetteer); spaCy's NER
+    runs apart, only on the texts that need it, and its entities are mapped as Presidio's spaCy recognizer
+    maps them (PERSON, LOCATION, ORGANIZATION, with its default score). Set OPENBLAS_NUM_THREADS=1 before
+    numpy is first imported (the CLI does): one BLAS thread is faster for spaCy's small matrices.
     """
 
     def __init__(
@@ -158,80 +168,101 @@ class Engine:
         self.settings = nlp
         self.nlp_engine = _NerOnlySpacyEngine(nlp.model)
         self.nlp_engine.load()
-        self.tokens_engine = _TokensOnlySpacyEngine(nlp.model)
-        self.tokens_engine.load()
+        self.ner = self.nlp_engine.nlp["en"]  # type: ignore[index]
         registry = RecognizerRegistry(supported_languages=["en"])
-        registry.add_recognizer(
-            SpacyRecognizer(supported_language="en", supported_entities=list(NER_ENTITIES))
-        )
         for spec in recognizers:
             registry.add_recognizer(_pattern_recognizer(spec))
         if first_names:
             registry.add_recognizer(FirstNameRecognizer(first_names, allow_list))
-        self.entities = sorted({*NER_ENTITIES, *(spec.entity for spec in recognizers)})
+        self.pattern_entities = sorted({e for r in registry.recognizers for e in r.supported_entities})
+        self.entities = sorted({*NER_ENTITIES, *self.pattern_entities})
         self.analyzer = AnalyzerEngine(
             registry=registry,
             nlp_engine=self.nlp_engine,
             supported_languages=["en"],
             context_aware_enhancer=_NoContext(),
         )
+        # No recognizer here reads tokens or lemmas, so every text gets the same empty artifacts.
+        self.no_tokens = NlpArtifacts(
+            entities=[], tokens=Doc(self.ner.vocab, words=[]), tokens_indices=[], lemmas=[],
+            nlp_engine=self.nlp_engine, language="en",
+        )  # fmt: skip
 
-    def analyze(self, texts: Sequence[str], needs_ner: Sequence[bool] | None = None) -> Iterator[list[Span]]:
-        """Spans found in each text, in order. Texts marked False in `needs_ner` skip spaCy's NER (only
-        tokenized); every recognizer still runs on every text, and Presidio reads the NER results."""
-        flags = list(needs_ner) if needs_ner is not None else [True] * len(texts)
-        entities = iter(self._named_entities([text for text, flag in zip(texts, flags, strict=True) if flag]))
-        for text, flag in zip(texts, flags, strict=True):
-            doc = self.tokens_engine.nlp["en"](text)  # type: ignore[index]
-            if flag:
-                doc.ents = spacy.util.filter_spans(
-                    [span for start, end, label in next(entities)
-                     if (span := doc.char_span(start, end, label=label, alignment_mode="expand")) is not None]
-                )  # fmt: skip
-            artifacts = self.nlp_engine._doc_to_nlp_artifact(doc, "en")
-            found = self.analyzer.analyze(
-                text=text, language="en", entities=self.entities, nlp_artifacts=artifacts
+    def analyze(self, texts: Sequence[str], ner: bool = True) -> list[list[Span]]:
+        """Spans found in each text, in order: the recognizers' and, unless `ner` is False, NER's."""
+        found = _shared(self._recognized, list(texts), self.settings, _PATTERN_TEXTS_PER_NER_TEXT)
+        if ner:
+            for spans, entities in zip(found, self.named_entities(texts), strict=True):
+                spans += entities
+        return found
+
+    def named_entities(self, texts: Sequence[str], advance: Advance = _no_progress) -> list[list[Span]]:
+        """spaCy's PERSON, LOCATION and ORGANIZATION entities of each text; `advance(n)` is called as
+        texts are done."""
+        return _shared(self._named, list(texts), self.settings, 1, advance)
+
+    def _recognized(self, texts: list[str], advance: Advance) -> list[list[Span]]:
+        if not self.pattern_entities:  # no recognizer in the rules: Presidio would refuse to run
+            return [[] for _ in texts]
+        found = []
+        for text in texts:
+            results = self.analyzer.analyze(
+                text=text, language="en", entities=self.pattern_entities, nlp_artifacts=self.no_tokens
             )
-            yield [Span(r.entity_type, r.start, r.end, r.score) for r in found]
+            found.append([Span(r.entity_type, r.start, r.end, r.score) for r in results])
+            advance(1)
+        return found
 
-    def _named_entities(self, texts: list[str]) -> list[list[tuple[int, int, str]]]:
-        """spaCy's entities of each text, as (start, end, label). With many texts, this process and forked
-        workers share the work; the workers share the loaded model and send back only these tuples
-        (spaCy's own n_process ships whole Docs back)."""
-        processes = min(self.settings.processes, max(1, len(texts) // self.settings.min_texts_per_process))
-        if processes == 1 or "fork" not in multiprocessing.get_all_start_methods():
-            return _entities_of(self.nlp_engine.nlp["en"], texts, self.settings.batch_size)  # type: ignore[index]
-        global _FORKED_NLP
-        _FORKED_NLP = (self.nlp_engine.nlp["en"], self.settings.batch_size)  # type: ignore[index]
-        chunks = [texts[start::processes] for start in range(processes)]
-        nlp = self.nlp_engine.nlp["en"]  # type: ignore[index]
+    def _named(self, texts: list[str], advance: Advance) -> list[list[Span]]:
+        found = []
+        for doc in self.ner.pipe(texts, batch_size=self.settings.batch_size):
+            spans = []
+            for entity in doc.ents:
+                label = _SPACY_TO_PRESIDIO.get(entity.label_)
+                if label is not None:
+                    spans.append(Span(label, entity.start_char, entity.end_char, NER_SCORE))
+            found.append(spans)
+            advance(1)
+        return found
+
+
+_PATTERN_TEXTS_PER_NER_TEXT = 8
+"""Recognizing patterns in a text costs about an eighth of NER on it: the texts a process must have
+before a second one pays."""
+_Work = Callable[[list[str], Advance], list[list[Span]]]
+_FORKED_WORK: _Work | None = None
+
+
+def _shared(
+    work: _Work, texts: list[str], settings: NlpSettings, cost: int, advance: Advance = _no_progress
+) -> list[list[Span]]:
+    """`work` over `texts`, shared by this process and forked workers when there are enough texts. The
+    workers share the loaded model and engines, and send back only spans. Progress is reported from this
+    process's share (the workers go at the same pace)."""
+    processes = min(settings.processes, max(1, len(texts) // (settings.min_texts_per_process * cost)))
+    if processes == 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return work(texts, advance)
+    global _FORKED_WORK
+    _FORKED_WORK = work
+    chunks = [texts[start::processes] for start in range(processes)]
+    try:
         with warnings.catch_warnings():
             # Polars warns that a fork may deadlock in a child using Polars; these children do not.
             warnings.filterwarnings("ignore", message=".*fork.*", category=RuntimeWarning)
             with multiprocessing.get_context("fork").Pool(processes - 1) as pool:
-                others = pool.map_async(_entities_in_worker, chunks[1:])
-                parts = [_entities_of(nlp, chunks[0], self.settings.batch_size), *others.get()]
-        _FORKED_NLP = None
-        merged: list[list[tuple[int, int, str]]] = [[] for _ in texts]
-        for start, part in enumerate(parts):
-            merged[start::processes] = part
-        return merged
+                others = pool.map_async(_forked_work, chunks[1:])
+                parts = [work(chunks[0], lambda done: advance(done * processes)), *others.get()]
+    finally:
+        _FORKED_WORK = None
+    merged: list[list[Span]] = [[] for _ in texts]
+    for start, part in enumerate(parts):
+        merged[start::processes] = part
+    return merged
 
 
-_FORKED_NLP: tuple[Any, int] | None = None
-
-
-def _entities_of(nlp: Any, texts: list[str], batch_size: int) -> list[list[tuple[int, int, str]]]:
-    return [
-        [(e.start_char, e.end_char, e.label_) for e in doc.ents]
-        for doc in nlp.pipe(texts, batch_size=batch_size)
-    ]
-
-
-def _entities_in_worker(texts: list[str]) -> list[list[tuple[int, int, str]]]:
-    assert _FORKED_NLP is not None
-    nlp, batch_size = _FORKED_NLP
-    return _entities_of(nlp, texts, batch_size)
+def _forked_work(texts: list[str]) -> list[list[Span]]:
+    assert _FORKED_WORK is not None
+    return _FORKED_WORK(texts, _no_progress)
 
 
 @lru_cache(maxsize=2)

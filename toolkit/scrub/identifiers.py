@@ -91,7 +91,7 @@ class RecordIdentifiers:
         identity = Identity("PERSON", fold(clean))
         words = clean.split()
         names = [word for word in words if word.lower() not in PARTICLES]
-        for variant in (clean, *names):
+        for variant in (clean, *names, *_particle_surname(words)):
             self._add(variant, identity, force=True)
         if len(names) >= 2:
             first, last = names[0], names[-1]
@@ -111,7 +111,10 @@ class RecordIdentifiers:
             return
         identity = Identity("PERSON", fold(clean))
         self._add(clean, identity)
-        for word in clean.split():
+        words = clean.split()
+        for surname in _particle_surname(words):
+            self._add(surname, identity)
+        for word in words:
             if (word[:1].isupper() or any_case) and word.lower() not in PARTICLES and len(word) > _MIN_TOKEN:
                 self._add(word, identity, capitalised=not any_case)
 
@@ -202,6 +205,15 @@ class RecordIdentifiers:
 
     def all_folded(self) -> Iterable[str]:
         return self.variants.keys()
+
+
+def _particle_surname(words: list[str]) -> list[str]:
+    """The surname with its particles, so none is left beside a token: 'van den Hoek' of 'Alexander van
+    den Hoek', 'da Mata' of 'Maria Júlia da Mata'; none for a name without particles."""
+    for index in range(1, len(words) - 1):
+        if words[index].lower() in PARTICLES:
+            return [" ".join(words[index:])]
+    return []
 
 
 def _letters(text: str) -> str:

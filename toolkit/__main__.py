@@ -1,5 +1,4 @@
-import sys
+from toolkit.cli import entry
 
-from toolkit.cli import main
-
-sys.exit(main())
+if __name__ == "__main__":
+    entry()

@@ -10,11 +10,13 @@ import pytest
 
 from toolkit.errors import RulesError
 from toolkit.rules import (
+    COMMON_WORDS_FILE,
     PARSING_FILE,
     QUALITY_FILE,
     SPOKEN_LANGUAGES_FILE,
     TECHNICAL_TERMS_FILE,
     load_parsing_rules,
+    load_privacy_rules,
     load_quality_rules,
 )
 
@@ -126,3 +128,39 @@ def test_an_unimplemented_check_kind_fails_loudly(monkeypatch: pytest.MonkeyPatc
     monkeypatch.delitem(checks.CHECKS, rule.check)
     with pytest.raises(ToolkitError, match="has no implementation"):
         checks.plan(rule, {})
+
+
+def test_a_long_word_list_may_be_written_as_one_text(tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    shutil.copytree(REPO_RULES, rules)
+    (rules / COMMON_WORDS_FILE).write_text("terms: >-\n  alpha beta\n  Gamma\n")
+    assert load_privacy_rules(rules).common_words == {"alpha", "beta", "gamma"}
+
+
+def test_the_shipped_common_words_hold_no_census_name() -> None:
+    common = load_privacy_rules(REPO_RULES).common_words
+    assert {"streaming", "engine", "built", "learning"} <= common
+    assert not {"will", "rose", "young", "grant", "mark"} & common
+
+
+@pytest.mark.parametrize(
+    ("content", "key", "problem"),
+    [
+        (None, "", "file not found"),
+        ("terms: ''\n", "terms", "at least 1"),
+        ("words: [a]\n", "terms", "Field required"),
+    ],
+)
+def test_a_common_words_mistake_names_the_file_and_the_key(
+    tmp_path: Path, content: str | None, key: str, problem: str
+) -> None:
+    rules = tmp_path / "rules"
+    shutil.copytree(REPO_RULES, rules)
+    if content is None:
+        (rules / COMMON_WORDS_FILE).unlink()
+    else:
+        (rules / COMMON_WORDS_FILE).write_text(content)
+    with pytest.raises(RulesError) as error:
+        load_privacy_rules(rules)
+    assert (error.value.file, error.value.key) == (str(rules / COMMON_WORDS_FILE), key)
+    assert problem in error.value.problem

@@ -54,10 +54,14 @@ class ParsingFile(_Frozen):
 
 
 class VocabularyFile(_Frozen):
-    """A vocabulary: a list of terms, compared case-insensitively."""
+    """A vocabulary: a list of terms, compared case-insensitively. A long list of single words may be
+    written as one text, the words separated by white space (it loads many times faster)."""
 
     terms: tuple[str, ...] = Field(min_length=1)
 
+    _split_words = field_validator("terms", mode="before")(
+        lambda value: tuple(value.split()) if isinstance(value, str) else value
+    )
     _check_words = field_validator("terms")(_clean_words)
 
 

@@ -15,10 +15,10 @@ where NER is not needed.
 from __future__ import annotations
 
 import sys
+import textwrap
 from pathlib import Path
 
 import names  # type: ignore[import-untyped]
-import yaml
 
 RULES = Path(__file__).parent.parent / "rules"
 OUT = RULES / "vocabularies" / "common_words.yaml"
@@ -55,8 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     listed = {word for word in source.read_text(encoding="utf-8").split() if word.isascii()}
     words = {word for word in listed if word.isalpha() and word.islower() and len(word) >= 2}
     kept = sorted(words - census_names())
-    body = yaml.safe_dump({"terms": kept}, default_flow_style=True, width=110)
-    OUT.write_text(HEADER + body, encoding="utf-8")
+    lines = textwrap.wrap(" ".join(kept), width=108, break_long_words=False, break_on_hyphens=False)
+    OUT.write_text(HEADER + "terms: >-\n" + "".join(f"  {line}\n" for line in lines), encoding="utf-8")
     print(f"wrote {len(kept)} common words to {OUT}")
     return 0
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import TEST_KEY
 from toolkit.scrub.engine import Span
+from toolkit.scrub.identifiers import _fold_char, fold_with_offsets
 from toolkit.scrub.text import Seeds, TextScrubber, _sentences, is_allowed
 from toolkit.text import fold
 
@@ -169,3 +170,14 @@ def test_a_surname_with_particles_is_replaced_whole(scrubber: TextScrubber) -> N
         f"The team still runs {TEST_KEY.token('PERSON', fold(OWN))}'s profiler.",
         f"Ask {TEST_KEY.token('PERSON', 'alexander van den hoek')}'s group.",
     ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8", categories=["L", "M", "N", "Zs", "P"]), max_size=40))
+def test_folding_keeps_the_way_back_to_each_original_character(text: str) -> None:
+    folded, origin = fold_with_offsets(text)
+    offsets = list(range(len(text))) if origin is None else origin
+    assert len(offsets) == len(folded)
+    assert offsets == sorted(offsets)
+    for position, char in enumerate(folded):
+        assert char in _fold_char(text[offsets[position]])

@@ -226,7 +226,7 @@ class Engine:
         return found
 
 
-_PATTERN_TEXTS_PER_NER_TEXT = 8
+_PATTERN_TEXTS_PER_NER_TEXT = 4
 """Recognizing patterns in a text costs about an eighth of NER on it: the texts a process must have
 before a second one pays."""
 _Work = Callable[[list[str], Advance], list[list[Span]]]

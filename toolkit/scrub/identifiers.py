@@ -37,6 +37,8 @@ class WordIndex:
     sequences: dict[tuple[str, ...], tuple[Identity, bool]]
     """Folded words of a variant -> (identity, found in any case)."""
     longest: int
+    firsts: frozenset[str]
+    """The first word of every variant: a word not in it starts no match."""
 
 
 @cache
@@ -44,16 +46,18 @@ def _fold_char(char: str) -> str:
     return strip_accents(char).casefold()
 
 
-def fold_with_offsets(text: str) -> tuple[str, list[int]]:
+def fold_with_offsets(text: str) -> tuple[str, list[int] | None]:
     """`text` folded character by character (accents dropped, case folded, white space kept as it is),
-    and for each folded character the index of the original character it came from."""
-    folded: list[str] = []
-    origin: list[int] = []
-    for index, char in enumerate(text):
-        piece = char if char.isascii() and not char.isupper() else _fold_char(char)
-        folded.append(piece)
-        origin.extend([index] * len(piece))
-    return "".join(folded), origin
+    and for each folded character the index of the original character it came from; None when every
+    character folded to exactly one (the usual case: offsets are then the same)."""
+    if text.isascii():
+        return text.lower(), None
+    pieces = list(map(_fold_char, text))
+    folded = "".join(pieces)
+    if len(folded) == len(text) and "" not in pieces:
+        return folded, None
+    origin = [index for index, piece in enumerate(pieces) for _ in piece]
+    return folded, origin
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +178,8 @@ class RecordIdentifiers:
             words = tuple(_WORD.findall(variant))
             if words:
                 sequences.setdefault(words, (identity, variant in self.any_case))
-        return WordIndex(sequences, max((len(words) for words in sequences), default=0))
+        longest = max((len(words) for words in sequences), default=0)
+        return WordIndex(sequences, longest, frozenset(words[0] for words in sequences))
 
     def find(self, text: str, index: WordIndex | None) -> list[tuple[int, int, Identity]]:
         """Where the variants occur in `text` (with or without accents, in any case; single words of other
@@ -183,15 +188,21 @@ class RecordIdentifiers:
         if index is None:
             return []
         folded, origin = fold_with_offsets(text)
-        words = [(match.group(), match.start(), match.end()) for match in _WORD.finditer(folded)]
+        matches = list(_WORD.finditer(folded))
+        words = [match.group() for match in matches]
         found = []
         position = 0
         while position < len(words):
+            if words[position] not in index.firsts:
+                position += 1
+                continue
             for size in range(min(index.longest, len(words) - position), 0, -1):
-                known = index.sequences.get(tuple(word for word, _, _ in words[position : position + size]))
+                known = index.sequences.get(tuple(words[position : position + size]))
                 if known is None:
                     continue
-                start, end = origin[words[position][1]], origin[words[position + size - 1][2] - 1] + 1
+                start, end = matches[position].start(), matches[position + size - 1].end()
+                if origin is not None:
+                    start, end = origin[start], origin[end - 1] + 1
                 identity, any_case = known
                 if any_case or text[start].isupper():
                     found.append((start, end, identity))

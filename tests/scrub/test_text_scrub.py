@@ -181,3 +181,23 @@ def test_folding_keeps_the_way_back_to_each_original_character(text: str) -> Non
     assert offsets == sorted(offsets)
     for position, char in enumerate(folded):
         assert char in _fold_char(text[offsets[position]])
+
+
+@pytest.mark.parametrize(
+    ("sentence", "needs_ner"),
+    [
+        ("Built the Deep Learning platform.", False),  # 'Deep' is explained by the phrase
+        ("Co-founder of the Linear Algebra reading group.", False),
+        ("Streaming jobs moved to Kafka.", False),  # an everyday word and an allowed term
+        ("Maria's notes on Spark.", False),  # the record's own name, possessive
+        ("A Deep Learning talk by Deep.", True),  # "Deep" outside the phrase may be a name
+        ("Moved to Gothenburg.", True),
+        ("Rose reviewed it.", True),  # a given name is never an everyday word
+    ],
+)
+def test_which_sentences_need_ner(
+    sentence: str, needs_ner: bool, scrubber: TextScrubber, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = _ner_inputs(scrubber, monkeypatch)
+    _scrub(scrubber, sentence)
+    assert (seen == [sentence]) is needs_ner

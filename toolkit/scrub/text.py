@@ -149,11 +149,11 @@ class TextScrubber:
         explained = allow_list | self.common_words
         sentences: dict[str, list[tuple[str, int]]] = defaultdict(list)
         for text in texts:
-            if not _capitalised_words(text) - explained:
+            if not _unexplained_words(text, explained):
                 continue
             known = self._known(records, records_of[text])
             for offset, sentence in _sentences(text):
-                if _capitalised_words(sentence) - explained - known:
+                if _unexplained_words(sentence, explained) - known:
                     sentences[sentence].append((text, offset))
         return sentences
 
@@ -213,18 +213,30 @@ class TextScrubber:
 
 
 _CAPITALISED_WORD = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}'\u2019]*")
-
-
 _POSSESSIVE = regex.compile(r"['\u2019]s$")
+_TEXT_WORD = regex.compile(r"[\p{L}\p{N}]+(?:['\u2019]\p{L}+)*")
+_LONGEST_PHRASE = 4
+"""Allowed phrases are looked for up to this many words."""
 _SENTENCE_BREAK = regex.compile(
     r"(?<=[.!?;])(?<!\b(?:[Dd]r|[Mm]rs?|[Mm]s|[Mm]x|[Pp]rof|[Ss]t|[Jj]r|[Ss]r|vs|etc|e\.g|i\.e|\p{Lu})\.)\s+"
 )
 """Where a sentence ends: after . ! ? or ;, but not after a title or an initial ("Dr. Ana", "J. Smith")."""
 
 
-def _capitalised_words(text: str) -> set[str]:
-    """The capitalised words of `text`, folded, without a possessive 's."""
-    return {_POSSESSIVE.sub("", fold(word)) for word in _CAPITALISED_WORD.findall(text)}
+def _unexplained_words(text: str, explained: frozenset[str]) -> set[str]:
+    """The capitalised words of `text`, folded and without a possessive 's, that are neither in
+    `explained` nor part of a phrase in it ('Deep' of 'Deep Learning', 'Co' of 'Co-founder')."""
+    if not {_POSSESSIVE.sub("", fold(word)) for word in _CAPITALISED_WORD.findall(text)} - explained:
+        return set()
+    written = _TEXT_WORD.findall(text)
+    words = [_POSSESSIVE.sub("", fold(word)) for word in written]
+    covered = [word in explained for word in words]
+    for size in range(2, _LONGEST_PHRASE + 1):
+        for start in range(len(words) - size + 1):
+            if " ".join(words[start : start + size]) in explained:
+                covered[start : start + size] = [True] * size
+    pairs = zip(words, written, covered, strict=True)
+    return {word for word, shown, done in pairs if shown[0].isupper() and not done}
 
 
 def _sentences(text: str) -> Iterable[tuple[int, str]]:

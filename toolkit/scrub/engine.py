@@ -175,7 +175,6 @@ class Engine:
         if first_names:
             registry.add_recognizer(FirstNameRecognizer(first_names, allow_list))
         self.pattern_entities = sorted({e for r in registry.recognizers for e in r.supported_entities})
-        self.entities = sorted({*NER_ENTITIES, *self.pattern_entities})
         self.analyzer = AnalyzerEngine(
             registry=registry,
             nlp_engine=self.nlp_engine,
@@ -227,8 +226,8 @@ class Engine:
 
 
 _PATTERN_TEXTS_PER_NER_TEXT = 4
-"""Recognizing patterns in a text costs about an eighth of NER on it: the texts a process must have
-before a second one pays."""
+"""The recognizers cost far less per text than NER (about 0.13 ms per text against 1 ms per sentence on a
+2-core test machine), so a second process takes on recognizers only from four times as many texts."""
 _Work = Callable[[list[str], Advance], list[list[Span]]]
 _FORKED_WORK: _Work | None = None
 

@@ -102,8 +102,8 @@ class TextScrubber:
                 found[text] = found[text] + [
                     Span(e.entity, e.start + offset, e.end + offset, e.score) for e in entities
                 ]
-        self._learn(records, records_of, found, sorted({t for s in sentences.values() for t, _ in s}),
-                    allow_list, texts_of)  # fmt: skip
+        read_by_ner = sorted({text for holders in sentences.values() for text, _ in holders})
+        self._learn(records, records_of, found, read_by_ner, allow_list, texts_of)
         indexes = {record: identifiers.index() for record, identifiers in records.items()}
         result = TextScrubResult(texts=[])
         done: dict[tuple[Hashable, str], str] = {}

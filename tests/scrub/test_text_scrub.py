@@ -201,3 +201,8 @@ def test_which_sentences_need_ner(
     seen = _ner_inputs(scrubber, monkeypatch)
     _scrub(scrubber, sentence)
     assert (seen == [sentence]) is needs_ner
+
+
+def test_nobody_is_named_only_by_everyday_words(scrubber: TextScrubber) -> None:
+    titles = ["Staff Research Scientist and Engineering Manager", "Research Scientist on the XLA team."]
+    assert _scrub(scrubber, *titles) == titles

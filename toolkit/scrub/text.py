@@ -45,13 +45,14 @@ class TextScrubResult:
     """How many replacements of each entity type were made."""
 
 
-def is_allowed(text: str, allow_list: frozenset[str]) -> bool:
-    """A phrase of allowed words ('XLA compiler team' is not, 'Computer Science' is)."""
+def is_allowed(text: str, allow_list: frozenset[str], everyday: frozenset[str] = frozenset()) -> bool:
+    """A phrase of allowed words ('XLA compiler team' is not, 'Computer Science' is); with `everyday`, of
+    allowed or everyday words ('XLA compiler team' is, 'Research Traineeship' is)."""
     folded = fold(text)
     if folded in allow_list:
         return True
     words = folded.translate(_WORD_SPLIT).split()
-    return bool(words) and all(word in allow_list for word in words)
+    return bool(words) and all(word in allow_list or word in everyday for word in words)
 
 
 class TextScrubber:
@@ -168,7 +169,11 @@ class TextScrubber:
         for span in spans:
             if span.entity not in self.entities or span.score < _MIN_SCORE:
                 continue
-            if span.entity in ("PERSON", "LOCATION") and is_allowed(text[span.start : span.end], allow_list):
+            value = text[span.start : span.end]
+            if span.entity == "LOCATION" and is_allowed(value, allow_list):
+                continue
+            # Nobody is named only by everyday words ("and Engineering Manager" after a cue, "Research").
+            if span.entity == "PERSON" and is_allowed(value, allow_list, self.common_words):
                 continue
             kept.append(_with_surname(span, text, allow_list) if span.entity == "PERSON" else span)
         return kept

@@ -338,8 +338,12 @@ Action = Literal["keep", "drop", "pseudonymize", "scrub", "generalize"]
 class NlpSettings(_Frozen):
     model: str = Field(description="An installed spaCy pipeline package (loaded offline, NER only).")
     batch_size: int = Field(default=128, gt=0)
-    processes: int = Field(default=1, ge=1, description="spaCy processes once there are enough texts.")
-    min_texts_per_process: int = Field(default=2000, ge=1)
+    processes: int = Field(
+        default=1, ge=1, description="Processes sharing the recognizers and NER when there are enough texts."
+    )
+    min_texts_per_process: int = Field(
+        default=2000, ge=1, description="Sentences for NER per process (4x as many texts for recognizers)."
+    )
 
 
 class Hierarchy(_Frozen):

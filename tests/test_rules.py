@@ -54,6 +54,9 @@ def test_toolkit_rules_environment_variable_overrides_the_default(
         (PARSING_FILE, VALID_PARSING + "badge_colours: [red]\n", "badge_colours", "Extra inputs"),
         (TECHNICAL_TERMS_FILE, "terms: []\n", "terms", "at least 1"),
         (SPOKEN_LANGUAGES_FILE, "languages: [English]\n", "terms", "Field required"),
+        (COMMON_WORDS_FILE, None, "", "file not found"),
+        (COMMON_WORDS_FILE, "terms: ''\n", "terms", "at least 1"),
+        (COMMON_WORDS_FILE, "words: [a]\n", "terms", "Field required"),
     ],
 )  # fmt: skip
 def test_a_mistake_names_the_file_and_the_key(
@@ -67,7 +70,7 @@ def test_a_mistake_names_the_file_and_the_key(
     else:
         (rules / file).write_text(content)
     with pytest.raises(RulesError) as error:
-        load_parsing_rules(rules)
+        (load_privacy_rules if file == COMMON_WORDS_FILE else load_parsing_rules)(rules)
     assert error.value.file == str(rules / file)
     assert error.value.key == key
     assert problem in error.value.problem
@@ -141,26 +144,3 @@ def test_the_shipped_common_words_hold_no_census_name() -> None:
     common = load_privacy_rules(REPO_RULES).common_words
     assert {"streaming", "engine", "built", "learning"} <= common
     assert not {"will", "rose", "young", "grant", "mark"} & common
-
-
-@pytest.mark.parametrize(
-    ("content", "key", "problem"),
-    [
-        (None, "", "file not found"),
-        ("terms: ''\n", "terms", "at least 1"),
-        ("words: [a]\n", "terms", "Field required"),
-    ],
-)
-def test_a_common_words_mistake_names_the_file_and_the_key(
-    tmp_path: Path, content: str | None, key: str, problem: str
-) -> None:
-    rules = tmp_path / "rules"
-    shutil.copytree(REPO_RULES, rules)
-    if content is None:
-        (rules / COMMON_WORDS_FILE).unlink()
-    else:
-        (rules / COMMON_WORDS_FILE).write_text(content)
-    with pytest.raises(RulesError) as error:
-        load_privacy_rules(rules)
-    assert (error.value.file, error.value.key) == (str(rules / COMMON_WORDS_FILE), key)
-    assert problem in error.value.problem

@@ -10,24 +10,24 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from toolkit._version import __version__
-from toolkit.errors import RejectReason, RulesError, ToolkitError, UsageError
+from toolkit.errors import JobFault, RejectReason, RulesError, ToolkitError, UsageError
 from toolkit.model import TABLE_SCHEMAS, ProfileSet
 from toolkit.parse import parse_paths
 from toolkit.rules import load_parsing_rules, load_privacy_rules, load_quality_rules
 
 if TYPE_CHECKING:
     from toolkit.quality import ValidationResult
-    from toolkit.report import Report
     from toolkit.scrub import Keyring
     from toolkit.verify import Verification
 
 __all__ = [
     "TABLE_SCHEMAS",
+    "JobFault",
     "ProfileSet",
     "RejectReason",
     "Release",
@@ -71,40 +71,70 @@ def _keyring(key: bytes | str | None) -> Keyring:
 
 @dataclass(frozen=True)
 class Release:
-    """Anonymized tables and the proof that goes with them. Nothing is written until `write`."""
+    """Anonymized tables and the proof that goes with them. Nothing is written until `write`.
+
+    Persons in whose rows verification still found an identifier are not in `tables`: they are counted
+    in `verification.suppressed` (by source profile_id: private). The release is `safe` while they stay
+    within the budget of the privacy rules.
+    """
 
     tables: dict[str, pl.DataFrame]
     verification: Verification
     columns: list[dict[str, object]]
     """Per column: the action taken and how many values it changed."""
+    budget: int
+    """How many persons may be suppressed before the release is blocked."""
 
     @property
     def safe(self) -> bool:
-        """True when the leak check found nothing."""
-        return self.verification.passed
+        """True when verification suppressed no more persons than the budget allows."""
+        return len(self.verification.suppressed) <= self.budget
 
     def write(self, folder: Path) -> None:
-        """Write `<table>.parquet` files; raises `ToolkitError` instead when the leak check found anything."""
+        """Write `<table>.parquet` files, all at once (through a staging folder renamed into place);
+        raises `ToolkitError` instead when the release is not safe."""
         from toolkit.io import write_frames
+        from toolkit.publish import check_replaceable, publish, staging_for
 
         if not self.safe:
-            raise ToolkitError("the release is blocked: personal data survived scrubbing (see .verification)")
-        write_frames(self.tables, Path(folder))
+            raise ToolkitError("the release is blocked: too many persons still showed identifiers")
+        folder = Path(folder)
+        check_replaceable(folder, "release folder")
+        stage = staging_for(folder)
+        write_frames(self.tables, stage)
+        (stage / "report.json").write_text('{"written": true}\n', encoding="utf-8")
+        publish(stage, folder)
 
 
 def anonymize(profiles: ProfileSet, rules_dir: Path | None = None, key: bytes | str | None = None) -> Release:
-    """Apply the privacy policy to parsed (ideally validated) tables, then run the leak check.
+    """Apply the privacy policy to parsed (ideally validated) tables, then verify every person.
 
     `key` is the pseudonym secret (at least 16 bytes); without one, TOOLKIT_SECRET is used, else a random
     key whose pseudonyms do not link across runs.
     """
     from toolkit.scrub import anonymize as apply_policy
-    from toolkit.verify import verify
+    from toolkit.verify import NameIndex, verify
 
     rules = load_privacy_rules(rules_dir)
-    anonymized = apply_policy(profiles, rules, _keyring(key))
-    verification = verify(anonymized.tables, profiles, rules)
-    return Release(anonymized.tables, verification, [action.to_json() for action in anonymized.actions])
+    keys = _keyring(key)
+    anonymized = apply_policy(profiles, rules, keys)
+    ids = {
+        keys.pseudonym("profile_id", profile_id): profile_id
+        for _, frame in profiles.tables()
+        if "profile_id" in frame.columns
+        for profile_id in frame.get_column("profile_id").drop_nulls().unique()
+    }
+    people = profiles.profiles.get_column("name"), profiles.experience.get_column("supervisor")
+    names = NameIndex.of(name for column in people for name in column.drop_nulls())
+    verification = verify(anonymized.tables, profiles, rules, ids, names)
+    suppressed = [keys.pseudonym("profile_id", person) for person in verification.suppressed]
+    gone = pl.Series(suppressed, dtype=pl.String)
+    tables = {
+        table: frame.filter(~pl.col("profile_id").is_in(gone.implode()))
+        for table, frame in anonymized.tables.items()
+    }
+    budget = int(rules.policy.verification.max_suppressed * profiles.profiles.height)
+    return Release(tables, verification, [action.to_json() for action in anonymized.actions], budget)
 
 
 def scrub_frame(
@@ -129,11 +159,16 @@ def run(
     rules_dir: Path | None = None,
     key: bytes | str | None = None,
     private_dir: Path | None = None,
-) -> Report:
-    """The whole job, as `toolkit run`: returns the report (also written to `out/report.json`);
-    `report.exit_code` is what the command would exit with."""
+    jobs: int = 0,
+    batch_size: int | None = None,
+) -> dict[str, Any]:
+    """The whole job, as `toolkit run`: returns the release's report envelope (also written to
+    `out/report.json` when the release is written); its `exit_code` is what the command would exit with.
+    Raises `UsageError` for bad folders and `JobFault` when the job could not finish."""
     from toolkit import pipeline
+    from toolkit.driver import DEFAULT_BATCH_SIZE, JobSettings
 
+    settings = JobSettings(jobs=jobs, batch_size=batch_size or DEFAULT_BATCH_SIZE, progress=False)
     return pipeline.run(
         [str(path) for path in inputs],
         Path(out),
@@ -142,4 +177,5 @@ def run(
         load_privacy_rules(rules_dir),
         _keyring(key),
         private_dir=private_dir,
+        settings=settings,
     )

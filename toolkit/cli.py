@@ -1,5 +1,6 @@
-"""The `toolkit` command. Exit codes: 0 done and clean, 1 findings (e.g. rejected inputs), 2 usage or rules
-error. No traceback reaches the user for bad input or bad rules: one line on stderr instead."""
+"""The `toolkit` command. Exit codes (`toolkit.errors.Exit`): 0 done and clean, 1 done with findings, 2 usage
+or rules error, 3 no release written (blocked, or a fault). No traceback reaches the user for bad input,
+bad rules or a fault: one line on stderr instead."""
 
 from __future__ import annotations
 
@@ -14,11 +15,10 @@ import json
 import logging
 import sys
 from collections.abc import Sequence
-from enum import IntEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from toolkit.errors import ToolkitError
+from toolkit.errors import Exit, JobFault, ToolkitError
 from toolkit.rules import (
     load_allowed_values,
     load_parsing_rules,
@@ -28,12 +28,6 @@ from toolkit.rules import (
 
 if TYPE_CHECKING:
     from toolkit.scrub import Keyring
-
-
-class Exit(IntEnum):
-    CLEAN = 0
-    FINDINGS = 1
-    USAGE = 2
 
 
 class _Parser(argparse.ArgumentParser):
@@ -87,6 +81,20 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="folder for quarantined rows (private data; default: <out>.private, beside the release)",
     )
+    run.add_argument(
+        "--jobs",
+        type=_count(0),
+        default=0,
+        metavar="N",
+        help="worker processes (default 0: one per core; 1 runs everything in this process)",
+    )
+    run.add_argument(
+        "--batch-size",
+        type=_count(1),
+        default=None,
+        metavar="N",
+        help="profiles per batch at most (default 500); the release does not depend on it",
+    )
     add_key_option(run)
     add_json_option(run)
     add_rules_option(run)
@@ -110,6 +118,19 @@ def build_parser() -> argparse.ArgumentParser:
     lint = commands.add_parser("lint-rules", help="load every rules file and compile the quality rules")
     add_rules_option(lint)
     return parser
+
+
+def _count(least: int) -> Any:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}")
+        return value
+
+    return parse
 
 
 def add_check_arguments(parser: argparse.ArgumentParser) -> None:
@@ -171,8 +192,13 @@ def _validate(args: argparse.Namespace) -> Exit:
 
 def _run(args: argparse.Namespace) -> Exit:
     from toolkit import pipeline
+    from toolkit.driver import DEFAULT_BATCH_SIZE, JobSettings
+    from toolkit.report import job_summary_lines
 
-    report = pipeline.run(
+    settings = JobSettings(
+        jobs=args.jobs, batch_size=args.batch_size or DEFAULT_BATCH_SIZE, progress=not args.json
+    )
+    envelope = pipeline.run(
         args.inputs,
         args.out,
         load_parsing_rules(args.rules),
@@ -180,13 +206,14 @@ def _run(args: argparse.Namespace) -> Exit:
         load_privacy_rules(args.rules),
         _keyring(args.key_file),
         private_dir=args.private,
+        settings=settings,
     )
     if args.json:
-        print(json.dumps(report.to_json(), ensure_ascii=False))
+        print(json.dumps(envelope, ensure_ascii=False))
     else:
-        for line in report.summary_lines():
+        for line in job_summary_lines(envelope):
             print(line)
-    return Exit(report.exit_code)
+    return Exit(envelope["exit_code"])
 
 
 def _scrub(args: argparse.Namespace) -> Exit:
@@ -251,6 +278,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(_COMMANDS[args.command](args))
+    except JobFault as exc:
+        print(f"toolkit: error: {exc}", file=sys.stderr)
+        return int(Exit.BLOCKED)
     except ToolkitError as exc:
         print(f"toolkit: error: {exc}", file=sys.stderr)
         return int(Exit.USAGE)

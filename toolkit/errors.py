@@ -1,8 +1,10 @@
 """One exception tree for the toolkit, and the stable reason codes that reports key on.
 
-    ToolkitError                 root: the CLI catches it and prints one line, exit 2
+    ToolkitError                 root: the CLI catches it and prints one line (exit 2 unless below)
     ├── UsageError               bad arguments or inputs given on the command line
-    └── RulesError               a file under rules/ is missing, malformed or contradicts itself
+    ├── RulesError               a file under rules/ is missing, malformed or contradicts itself
+    └── JobFault                 the job could not finish (a full disk, a signal, a crashed worker):
+                                 nothing was published, exit 3
 
 A bad *input document* is not an exception: parsing turns it into a row of the `rejects` table
 with a `RejectReason`, so one bad file never ends a job.
@@ -10,7 +12,21 @@ with a `RejectReason`, so one bad file never ends a job.
 
 from __future__ import annotations
 
-from enum import StrEnum
+from enum import IntEnum, StrEnum
+
+
+class Exit(IntEnum):
+    """The command line's exit codes (the contract that scripts and CI rely on)."""
+
+    CLEAN = 0
+    """Done, and nothing to report."""
+    FINDINGS = 1
+    """Done with findings (rejected inputs, error rules failed, persons suppressed, personal data found by
+    `check`); the outputs for what was good are written."""
+    USAGE = 2
+    """A usage or configuration (rules) error: nothing was done."""
+    BLOCKED = 3
+    """No release was written: verification suppressed more persons than the budget allows, or a fault."""
 
 
 class ToolkitError(Exception):
@@ -29,6 +45,10 @@ class RulesError(ToolkitError):
         self.key = key
         self.problem = problem
         super().__init__(f"{file}: {key}: {problem}" if key else f"{file}: {problem}")
+
+
+class JobFault(ToolkitError):
+    """The job stopped before it could publish: whatever was published before is left as it was."""
 
 
 class RejectReason(StrEnum):

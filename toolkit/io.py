@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,47 +33,88 @@ class ReadFailure:
 
 
 def discover(inputs: Iterable[str]) -> list[InputFile | ReadFailure]:
-    """Expand files and folders (recursively, sorted, skipping hidden names) into input files.
+    """Every input under `inputs`, as a list (see `iter_inputs`)."""
+    return list(iter_inputs(inputs))
 
-    A path that does not exist or is not a regular file becomes a `ReadFailure`, not an error: one bad path
-    must not stop a job. The same file reached twice (named and inside a named folder) is read once.
+
+def shown_path(path: str) -> str:
+    """A path as text that can be written anywhere: a file name byte that is not UTF-8 (kept by Python as
+    a lone surrogate) is shown as an escape ('caf\\xe9.txt'), never an error."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return path
+
+
+def iter_inputs(inputs: Iterable[str]) -> Iterator[InputFile | ReadFailure]:
+    """Expand files and folders (recursively, sorted, skipping hidden names) into input files, lazily.
+
+    Folders are walked without recursion (any depth) and one folder's listing at a time, so memory does
+    not grow with the depth or the number of folders. A path that does not exist, cannot be listed or is
+    not a regular file becomes a `ReadFailure`, not an error: one bad path must not stop a job. The same
+    file reached twice (named and inside a named folder) is read once.
     """
-    found: list[InputFile | ReadFailure] = []
-    seen: set[Path] = set()
+    seen: set[tuple[int, int]] = set()
 
-    def add(source: str, path: Path) -> None:
+    def first_time(path: Path) -> bool:
         try:
-            key = path.resolve()
-        except (OSError, RuntimeError):
-            key = path.absolute()
-        if key not in seen:
-            seen.add(key)
-            found.append(InputFile(source, path))
+            status = path.stat()
+        except (OSError, ValueError):
+            return True
+        key = (status.st_dev, status.st_ino)
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
 
     for given in inputs:
         path = Path(given)
-        if path.is_dir():
-            for root, dirs, files in os.walk(path, onerror=lambda exc: found.append(_walk_failure(exc))):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                for name in sorted(files):
-                    if name.startswith("."):
-                        continue
-                    source, found_path = os.path.join(root, name), Path(root, name)
-                    if found_path.is_file():
-                        add(source, found_path)
-                    else:  # a FIFO, socket or device would block or never end
-                        found.append(ReadFailure(source, RejectReason.UNREADABLE, _NOT_REGULAR))
-        elif path.is_file():
-            add(given, path)
+        try:
+            is_dir, is_file = path.is_dir(), path.is_file()
+        except (OSError, ValueError) as exc:
+            yield ReadFailure(shown_path(given), RejectReason.UNREADABLE, _problem(exc))
+            continue
+        if is_dir:
+            yield from _walk(given, first_time)
+        elif is_file:
+            if first_time(path):
+                yield InputFile(shown_path(given), path)
         elif path.exists() or path.is_symlink():
-            found.append(ReadFailure(given, RejectReason.UNREADABLE, _NOT_REGULAR))
+            yield ReadFailure(shown_path(given), RejectReason.UNREADABLE, _NOT_REGULAR)
         else:
-            found.append(ReadFailure(given, RejectReason.UNREADABLE, "no such file or folder"))
-    return found
+            yield ReadFailure(shown_path(given), RejectReason.UNREADABLE, "no such file or folder")
 
 
-def _walk_failure(exc: OSError) -> ReadFailure:
-    return ReadFailure(str(exc.filename), RejectReason.UNREADABLE, exc.strerror or exc.__class__.__name__)
+def _walk(top: str, first_time: Callable[[Path], bool]) -> Iterator[InputFile | ReadFailure]:
+    """Files under `top` in sorted order, depth first, with an explicit stack instead of recursion."""
+    stack = [top]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = sorted((e for e in listing if not e.name.startswith(".")), key=lambda e: e.name)
+        except OSError as exc:
+            yield ReadFailure(shown_path(folder), RejectReason.UNREADABLE, _problem(exc))
+            continue
+        folders = []
+        for entry in entries:
+            source = shown_path(os.path.join(folder, entry.name))
+            try:
+                if entry.is_dir():
+                    folders.append(os.path.join(folder, entry.name))
+                elif entry.is_file():
+                    if first_time(Path(entry.path)):
+                        yield InputFile(source, Path(entry.path))
+                else:  # a FIFO, socket or device would block or never end
+                    yield ReadFailure(source, RejectReason.UNREADABLE, _NOT_REGULAR)
+            except OSError as exc:
+                yield ReadFailure(source, RejectReason.UNREADABLE, _problem(exc))
+        stack.extend(reversed(folders))
+
+
+def _problem(exc: Exception) -> str:
+    return (exc.strerror if isinstance(exc, OSError) else None) or exc.__class__.__name__
 
 
 def read_input(item: InputFile, max_bytes: int) -> bytes | ReadFailure:
@@ -81,8 +122,8 @@ def read_input(item: InputFile, max_bytes: int) -> bytes | ReadFailure:
     try:
         with item.path.open("rb") as handle:
             data = handle.read(max_bytes + 1)
-    except OSError as exc:
-        return ReadFailure(item.source, RejectReason.UNREADABLE, exc.strerror or exc.__class__.__name__)
+    except (OSError, ValueError) as exc:
+        return ReadFailure(item.source, RejectReason.UNREADABLE, _problem(exc))
     if len(data) > max_bytes:
         return ReadFailure(item.source, RejectReason.TOO_LARGE, f"larger than the limit of {max_bytes} bytes")
     return data

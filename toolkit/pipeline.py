@@ -10,7 +10,8 @@ from typing import Any
 
 import polars as pl
 
-from toolkit.errors import UsageError
+from toolkit.driver import JobOutcome, JobRules, JobSettings, run_job
+from toolkit.errors import Exit, UsageError
 from toolkit.io import (
     discover,
     is_parsed_folder,
@@ -23,13 +24,13 @@ from toolkit.io import (
 from toolkit.model import ProfileSet
 from toolkit.parse import parse_inputs
 from toolkit.progress import Progress
+from toolkit.publish import write_json
 from toolkit.quality import validate_tables
-from toolkit.report import Report
+from toolkit.report import Report, job_envelope
 from toolkit.rules import ParsingRules, PrivacyRules, QualityRules
-from toolkit.scrub import RELEASED_TABLES, Keyring, anonymize, scrub_frame
-from toolkit.verify import verify
+from toolkit.scrub import Keyring, scrub_frame
 
-EXIT_CLEAN, EXIT_FINDINGS = 0, 1
+EXIT_CLEAN, EXIT_FINDINGS = int(Exit.CLEAN), int(Exit.FINDINGS)
 
 
 @dataclass(frozen=True)
@@ -99,14 +100,8 @@ def validate(
 
 
 def default_private_dir(out_dir: Path) -> Path:
-    """Where quarantined rows go unless told: a sibling of the release, `<out>.private/`."""
+    """Where private outputs go unless told: a sibling of the release, `<out>.private/`."""
     return out_dir.with_name(out_dir.name + ".private")
-
-
-def _check_folders(out_dir: Path, private_dir: Path) -> None:
-    release, private = out_dir.resolve(), private_dir.resolve()
-    if private == release or release in private.parents or private in release.parents:
-        raise UsageError(f"the private folder {private_dir} must be outside the release folder {out_dir}")
 
 
 def run(
@@ -117,48 +112,37 @@ def run(
     privacy: PrivacyRules,
     keys: Keyring,
     private_dir: Path | None = None,
-) -> Report:
-    """The whole job: parse, validate (quarantine to the private folder), scrub, verify, write the release.
+    settings: JobSettings | None = None,
+) -> dict[str, Any]:
+    """The whole job (see `toolkit.driver`): the release's report envelope.
 
-    The release (`out_dir/<table>.parquet`) is written only when verification finds nothing; otherwise only
-    `out_dir/report.json` is, and release tables left from an earlier run are removed.
+    The release (`out_dir/<table>.parquet` and `report.json`) is published only when the persons
+    verification suppressed stay within the budget; either way the private folder (default
+    `<out>.private`) gets its own report (inputs and rejected paths included), the quarantined and
+    suppressed rows, and the rejects. Raises `UsageError` for bad folders, `JobFault` when the job cannot
+    finish (nothing is published then).
     """
     private_dir = private_dir or default_private_dir(out_dir)
-    _check_folders(out_dir, private_dir)
-    tables = load(inputs, parsing)
-    validation = validate_tables(tables, quality)
-    write_frames(validation.quarantine, private_dir / "quarantine")
-    anonymized = anonymize(validation.valid, privacy, keys)
-    verification = verify(anonymized.tables, validation.valid, privacy)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for table in RELEASED_TABLES:
-        (out_dir / f"{table}.parquet").unlink(missing_ok=True)
-    if verification.passed:
-        write_frames(anonymized.tables, out_dir)
-    failed = validation.failed or not tables.rejects.is_empty() or not verification.passed
-    report = Report(
-        command="run",
-        inputs=inputs,
-        tables=tables,
-        validation=validation,
-        rules_checked=len(quality.rules),
-        exit_code=EXIT_FINDINGS if failed else EXIT_CLEAN,
-        privacy={
-            "key": {"source": keys.source, "linkable_across_runs": keys.linkable_across_runs},
-            "columns": [action.to_json() for action in anonymized.actions],
-            "entities_replaced": dict(sorted(anonymized.entities.items())),
-        },
-        verification=verification.to_json(),
-        release={
-            "written": verification.passed,
-            "folder": str(out_dir),
-            "tables": {name: frame.height for name, frame in anonymized.tables.items()}
-            if verification.passed
-            else {},
-        },
+    shown = str(out_dir)
+    envelopes: dict[str, dict[str, Any]] = {}
+
+    def write_reports(outcome: JobOutcome, release_stage: Path, private_stage: Path) -> None:
+        envelopes["release"] = job_envelope(outcome, keys, shown)
+        envelopes["private"] = job_envelope(outcome, keys, shown, inputs=inputs)
+        write_json(private_stage / "report.json", envelopes["private"])
+        if outcome.written:
+            write_json(release_stage / "report.json", envelopes["release"])
+
+    run_job(
+        inputs,
+        out_dir,
+        private_dir,
+        JobRules(parsing, quality, privacy),
+        keys,
+        settings or JobSettings(),
+        write_reports,
     )
-    report.write(out_dir / "report.json")
-    return report
+    return envelopes["release"]
 
 
 def scrub_file(

@@ -6,15 +6,21 @@ identical report. Examples inside findings are masked (see `toolkit.quality.mask
 
 from __future__ import annotations
 
-import json
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolkit._version import __version__
-from toolkit.model import ProfileSet
+from toolkit.model import TABLE_SCHEMAS, ProfileSet
+from toolkit.publish import write_json
 from toolkit.quality import ValidationResult
+from toolkit.verify import CONTACT_ENTITIES
+
+if TYPE_CHECKING:
+    from toolkit.driver import JobOutcome
+    from toolkit.scrub.keys import Keyring
 
 REPORT_VERSION = 1
 
@@ -64,9 +70,8 @@ class Report:
         return envelope
 
     def write(self, path: Path) -> None:
-        """Write the envelope as UTF-8 JSON, keys in a stable order."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        """Write the envelope as UTF-8 JSON, keys in a stable order, through a temporary file."""
+        write_json(path, self.to_json())
 
     def summary_lines(self) -> list[str]:
         """What a person reads on the terminal: one line per finding, then one line of totals."""
@@ -105,3 +110,101 @@ class Report:
                     "note: no TOOLKIT_SECRET: pseudonyms use a random key and do not link across runs"
                 )
         return lines
+
+
+JOB_REPORT_VERSION = 2
+"""report.json of `toolkit run`: version 2 counts suppressed persons and names no input path."""
+
+
+def job_envelope(
+    outcome: JobOutcome, keys: Keyring, release_folder: str, inputs: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """The report of `toolkit run`. Without `inputs` it is the release's own report: no input path and no
+    rejected file's name appears (a path may hold a name), only counts. With `inputs` it is the private
+    folder's report, which lists them."""
+    stats = outcome.stats
+    rejects = outcome.rejects
+    reasons = Counter(rejects.get_column("reason").to_list())
+    findings = outcome.findings
+    envelope: dict[str, Any] = {
+        "report_version": JOB_REPORT_VERSION,
+        "tool": {"name": "toolkit", "version": __version__},
+        "command": "run",
+        "counts": {
+            "profiles": outcome.profiles,
+            "rejected_inputs": rejects.height,
+            "rejected_by_reason": dict(sorted(reasons.items())),
+            "rows": {table: stats.rows[table] for table in TABLE_SCHEMAS if table != "rejects"},
+            "quarantined": {table: stats.quarantined[table] for table in TABLE_SCHEMAS if table != "rejects"},
+            "suppressed_persons": len(outcome.suppressed),
+        },
+        "quality": {
+            "rules_checked": outcome.rules_checked,
+            "passed": not any(finding.fails_job for finding in findings),
+            "findings": [finding.to_json() for finding in findings],
+        },
+        "privacy": {
+            "key": {"source": keys.source, "linkable_across_runs": keys.linkable_across_runs},
+            "columns": [action.to_json() for action in stats.columns.values()],
+            "entities_replaced": dict(sorted(stats.entities.items())),
+        },
+        "verification": {
+            "persons_checked": stats.verification.persons_checked,
+            "persons_suppressed": len(outcome.suppressed),
+            "suppression_budget": outcome.budget,
+            "blocked": outcome.blocked,
+            "contact_patterns": list(CONTACT_ENTITIES),
+            "hits": stats.verification.hits_json(),
+            "suppressed": [
+                {"profile_id": pseudonym, "reason": reason} for pseudonym, reason in outcome.suppressed
+            ],
+        },
+        "release": {
+            "written": outcome.written,
+            "folder": release_folder,
+            "tables": dict(outcome.released_rows),
+        },
+        "exit_code": int(outcome.exit_code),
+    }
+    if inputs is not None:
+        envelope["inputs"] = list(inputs)
+        envelope["rejects"] = rejects.to_dicts()
+    return envelope
+
+
+def job_summary_lines(envelope: dict[str, Any]) -> list[str]:
+    """What a person reads on the terminal after `toolkit run`."""
+    lines = []
+    for finding in envelope["quality"]["findings"]:
+        where = (
+            f"{finding['table']}.{finding['column'].replace(', ', '+')}"
+            if finding["column"]
+            else finding["table"]
+        )
+        tolerated = f" (tolerated: {finding['tolerated']})" if finding["tolerated"] else ""
+        lines.append(
+            f"{finding['severity']:<8}{finding['rule']:<50}{where:<40}{finding['rows']} rows{tolerated}"
+        )
+    counts = envelope["counts"]
+    lines.append(
+        f"{counts['profiles']} profiles, {counts['rejected_inputs']} inputs rejected, "
+        f"{sum(counts['quarantined'].values())} rows quarantined, "
+        f"{counts['suppressed_persons']} persons suppressed by verification"
+    )
+    for hit in envelope["verification"]["hits"]:
+        lines.append(f"LEAK    {hit['table']}.{hit['column']}: {hit['kind']} in {hit['values']} values")
+    release = envelope["release"]
+    verification = envelope["verification"]
+    if release["written"]:
+        tables = release["tables"]
+        lines.append(
+            f"release written to {release['folder']}: {sum(tables.values())} rows in {len(tables)} tables"
+        )
+    else:
+        lines.append(
+            f"release BLOCKED: {verification['persons_suppressed']} persons suppressed, more than the "
+            f"budget of {verification['suppression_budget']}; no release was written (see the private report)"
+        )
+    if not envelope["privacy"]["key"]["linkable_across_runs"]:
+        lines.append("note: no TOOLKIT_SECRET: pseudonyms use a random key and do not link across runs")
+    return lines

@@ -48,7 +48,9 @@ class ParsingFile(_Frozen):
     award_keywords: tuple[str, ...] = Field(
         description="Words that mark a line of a résumé's trailing list as an award title, not an issuer."
     )
-    max_input_bytes: int = Field(gt=0, description="Inputs larger than this are rejected as too_large.")
+    max_input_bytes: int = Field(
+        gt=0, le=2**40, description="Inputs larger than this are rejected as too_large (at most 1 TiB)."
+    )
 
     _check_words = field_validator("site_footers", "badges", "award_keywords")(_clean_words)
 
@@ -338,12 +340,6 @@ Action = Literal["keep", "drop", "pseudonymize", "scrub", "generalize"]
 class NlpSettings(_Frozen):
     model: str = Field(description="An installed spaCy pipeline package (loaded offline, NER only).")
     batch_size: int = Field(default=128, gt=0)
-    processes: int = Field(
-        default=1, ge=1, description="Processes sharing the recognizers and NER when there are enough texts."
-    )
-    min_texts_per_process: int = Field(
-        default=2000, ge=1, description="Sentences for NER per process (4x as many texts for recognizers)."
-    )
 
 
 class Hierarchy(_Frozen):
@@ -361,6 +357,16 @@ class Hierarchy(_Frozen):
         return self
 
 
+class VerificationSettings(_Frozen):
+    max_suppressed: float = Field(
+        default=0.01,
+        ge=0,
+        lt=1,
+        description="The share of persons verification may suppress before the release is blocked: more "
+        "means the scrubber is failing systematically.",
+    )
+
+
 class ColumnPolicy(_Frozen):
     action: Action
     hierarchy: str | None = None
@@ -370,6 +376,7 @@ class PrivacyPolicy(_Frozen):
     """`rules/privacy.yaml`: what happens to every column of every released table."""
 
     nlp: NlpSettings
+    verification: VerificationSettings = Field(default_factory=VerificationSettings)
     text_entities: tuple[str, ...] = Field(min_length=1, description="Entity types replaced in free text.")
     hierarchies: dict[str, Hierarchy] = Field(default_factory=dict)
     tables: dict[TableName, dict[str, str]]

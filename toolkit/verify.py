@@ -1,19 +1,28 @@
-"""Verify a release before it is written: nothing that identifies a person may survive.
+"""Verify a batch of would-be release rows, person by person: whoever still shows is suppressed.
 
-Two searches over every text cell of every released table (lists included; pseudonymized columns are
-skipped: their values are this toolkit's own keyed hashes, hex that can look like anything):
-1. every direct identifier the parser found in the source: each profile's name, its parts and
-   "Last, First", and supervisors' names, compared folded (case, accents, white space) on word boundaries;
-2. a re-scan with the contact recognizers of `rules/recognizers.yaml` (e-mails, phones, URLs, handles,
+Three searches over every text cell of a person's released rows (lists included; pseudonymized columns
+are skipped: their values are this toolkit's own keyed hashes, hex that can look like anything):
+1. the person's own direct identifiers from the parsed structure: their name, each part of it and "Last,
+   First", and the names of the other people their record names (supervisors: the whole name, and the
+   parts that are neither allowed terms nor everyday words), folded (case, accents, white space) and on
+   word boundaries. A single name word is only ever searched inside its own record: "Page" is somebody's
+   surname and everybody else's ordinary word;
+2. the whole names (two words or more) of everyone in the dataset, in every record (`NameIndex`, built by a
+   dataset-wide pass before any batch is scrubbed, so the result does not depend on the batch);
+3. a re-scan with the contact recognizers of `rules/recognizers.yaml` (e-mails, phones, URLs, handles,
    IPs, card numbers, IBANs).
-Any hit blocks the release. Hits are counted per table, column and kind; values are never reported.
+A hit suppresses the person (`SuppressReason` says which search found it); the release is blocked only
+when suppressions pass the budget of `rules/privacy.yaml`. Hits are counted per table, column and kind;
+values are never reported.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+import hashlib
+from collections import Counter, defaultdict
+from collections.abc import Container, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 import polars as pl
@@ -23,7 +32,7 @@ from toolkit.detectors import detectors, find
 from toolkit.model import ProfileSet
 from toolkit.rules import PrivacyRules
 from toolkit.scrub.identifiers import PARTICLES
-from toolkit.text import fold
+from toolkit.text import Lexicon, fold
 
 CONTACT_ENTITIES = (
     "EMAIL_ADDRESS",
@@ -35,80 +44,184 @@ CONTACT_ENTITIES = (
     "IBAN_CODE",
 )
 _WORDS = regex.compile(r"[\p{L}\p{N}]+")
-_TITLES = {"dr", "prof", "mr", "mrs", "ms", "mx"}
+_TITLES = frozenset({"dr", "prof", "mr", "mrs", "ms", "mx"})
+LONGEST_NAME = 4
+"""Whole names are compared on their first four words (a longer name matches on those)."""
+
+
+class SuppressReason(StrEnum):
+    """Why a person's rows were kept out of a release. Values are stable: reports key on them."""
+
+    OWN_IDENTIFIER = "own_identifier"
+    """The person's own name, or a part of it, survived in their rows."""
+    OTHER_PERSON = "other_person"
+    """The name of another person their record names (a supervisor) survived in their rows."""
+    KNOWN_NAME = "known_name"
+    """The whole name of someone in the dataset survived in their rows."""
+    CONTACT = "contact"
+    """Something shaped like a contact (e-mail, phone, URL, handle, IP, card, IBAN) survived."""
+
+
+@dataclass
+class Verification:
+    """What verification found in some batches; `merge` adds another's, in any order, to the same result."""
+
+    persons_checked: int = 0
+    suppressed: dict[str, SuppressReason] = field(default_factory=dict)
+    """Source profile_id -> the first reason found (private: the report shows pseudonyms)."""
+    hits: Counter[tuple[str, str, str]] = field(default_factory=Counter)
+    """(table, column, kind) -> values hit; kind is a `SuppressReason` value or a contact entity type."""
+
+    def merge(self, other: Verification) -> None:
+        self.persons_checked += other.persons_checked
+        for person, reason in other.suppressed.items():
+            self.suppressed.setdefault(person, reason)
+        self.hits.update(other.hits)
+
+    def hits_json(self) -> list[dict[str, Any]]:
+        return [
+            {"table": table, "column": column, "kind": kind, "values": values}
+            for (table, column, kind), values in sorted(self.hits.items())
+        ]
+
+
+def name_words(name: str) -> list[str]:
+    """The folded words of a name, without titles ('Dr. Ana Lima' -> ['ana', 'lima'])."""
+    return [word for word in _WORDS.findall(fold(name)) if word not in _TITLES]
 
 
 @dataclass(frozen=True)
-class Verification:
-    identifiers_checked: int
-    hits: Counter[tuple[str, str, str]]
-    """(table, column, kind) -> distinct values hit; kind is "identifier" or a contact entity type."""
+class NameIndex:
+    """The whole names (two words or more, folded, on their first `LONGEST_NAME` words) of every person
+    and every supervisor in a dataset, held as stable 64-bit digests: eight bytes a name on disk, and the
+    same in every process. Built once, before scrubbing, by the driver's dataset-wide pass; the same for
+    every batch."""
 
-    @property
-    def passed(self) -> bool:
-        return not self.hits
+    digests: frozenset[int] = frozenset()
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "passed": self.passed,
-            "identifiers_checked": self.identifiers_checked,
-            "contact_patterns": list(CONTACT_ENTITIES),
-            "hits": [
-                {"table": table, "column": column, "kind": kind, "values": values}
-                for (table, column, kind), values in sorted(self.hits.items())
-            ],
-        }
+    @classmethod
+    def of(cls, names: Iterable[str]) -> NameIndex:
+        return cls(frozenset(digest for name in names if (digest := name_digest(name)) is not None))
+
+    def found_in(self, words: list[str]) -> bool:
+        if not self.digests:
+            return False
+        for start in range(len(words) - 1):
+            for size in range(2, min(LONGEST_NAME, len(words) - start) + 1):
+                if _digest(words[start : start + size]) in self.digests:
+                    return True
+        return False
 
 
-def direct_identifiers(source: ProfileSet, allow_list: frozenset[str]) -> set[tuple[str, ...]]:
-    """Folded word sequences that must not appear in a release: whole names, and name parts that are
-    not ordinary words of the domain (a person called Julia Rust keeps 'Julia' and 'Rust' searchable only
-    as the whole name)."""
-    identifiers: set[tuple[str, ...]] = set()
-    names = [
-        *source.profiles.get_column("name").drop_nulls(),
-        *source.experience.get_column("supervisor").drop_nulls(),
-    ]
+def name_digest(name: str) -> int | None:
+    """The digest a name has in a `NameIndex`, or None for a one-word name."""
+    words = name_words(name)
+    return _digest(words[:LONGEST_NAME]) if len(words) >= 2 else None
+
+
+def _digest(words: list[str]) -> int:
+    return int.from_bytes(hashlib.blake2b(" ".join(words).encode(), digest_size=8).digest(), "little")
+
+
+@dataclass(frozen=True)
+class _Person:
+    own: frozenset[tuple[str, ...]]
+    other: frozenset[tuple[str, ...]]
+    longest: int
+
+    def hit(self, words: list[str]) -> SuppressReason | None:
+        for start in range(len(words)):
+            for size in range(1, min(self.longest, len(words) - start) + 1):
+                sequence = tuple(words[start : start + size])
+                if sequence in self.own:
+                    return SuppressReason.OWN_IDENTIFIER
+                if sequence in self.other:
+                    return SuppressReason.OTHER_PERSON
+        return None
+
+
+def _person(names: Iterable[str], others: Iterable[str], ordinary: Container[str]) -> _Person:
+    own: set[tuple[str, ...]] = set()
     for name in names:
-        words = [word for word in _WORDS.findall(fold(name)) if word not in _TITLES]
-        if not words:
-            continue
-        identifiers.add(tuple(words))
-        for word in words:
-            if len(word) >= 2 and word not in PARTICLES and word not in allow_list:
-                identifiers.add((word,))
-    return identifiers
+        words = name_words(name)
+        if words:
+            own.add(tuple(words))
+            own.update((word,) for word in words if len(word) >= 2 and word not in PARTICLES)
+            if len(words) >= 2:
+                own.add((words[-1], words[0]))  # "Last, First"
+    other: set[tuple[str, ...]] = set()
+    for name in others:
+        words = name_words(name)
+        if words:
+            other.add(tuple(words))
+            other.update(
+                (word,) for word in words if len(word) >= 3 and word not in PARTICLES and word not in ordinary
+            )
+    longest = max((len(sequence) for sequence in own | other), default=0)
+    return _Person(frozenset(own), frozenset(other - own), longest)
 
 
-def _text_cells(frame: pl.DataFrame) -> Iterator[tuple[str, str]]:
+def _text_cells(frame: pl.DataFrame, skip: Container[str]) -> Iterator[tuple[str, int, str]]:
+    """(column, row, text) of every non-null text, list elements included."""
     for column, dtype in frame.schema.items():
-        if dtype == pl.String:
-            values: Iterable[Any] = frame.get_column(column).drop_nulls().unique()
-        elif dtype == pl.List(pl.String):
-            values = frame.get_column(column).explode().drop_nulls().unique()
-        else:
+        if column in skip:
             continue
-        for value in values:
-            yield column, value
+        if dtype == pl.String:
+            for row, value in enumerate(frame.get_column(column).to_list()):
+                if value is not None:
+                    yield column, row, value
+        elif dtype == pl.List(pl.String):
+            for row, values in enumerate(frame.get_column(column).to_list()):
+                for value in values or ():
+                    if value is not None:
+                        yield column, row, value
 
 
-def verify(release: dict[str, pl.DataFrame], source: ProfileSet, rules: PrivacyRules) -> Verification:
-    """Search the release for the source's direct identifiers and for contact data."""
-    identifiers = direct_identifiers(source, rules.allow_list)
-    longest = max((len(words) for words in identifiers), default=0)
+def verify(
+    release: Mapping[str, pl.DataFrame],
+    source: ProfileSet,
+    rules: PrivacyRules,
+    release_ids: Mapping[str, str],
+    names: NameIndex = NameIndex(),
+) -> Verification:
+    """Search each person's released rows (`release_ids`: released profile_id -> source profile_id) for
+    what must not survive; the persons hit are in `.suppressed`."""
     contact = detectors(rules.recognizers, CONTACT_ENTITIES)
-    hits: Counter[tuple[str, str, str]] = Counter()
+    supervisors: dict[str, list[str]] = defaultdict(list)
+    for profile_id, name in source.experience.select("profile_id", "supervisor").drop_nulls().iter_rows():
+        supervisors[profile_id].append(name)
+    own_names: dict[str, list[str]] = defaultdict(list)
+    for profile_id, name in source.profiles.select("profile_id", "name").iter_rows():
+        own_names[profile_id].extend([name] if name else [])
+    ordinary = Lexicon(rules.allow_list, rules.common_words)
+    people = {
+        profile_id: _person(own_names.get(profile_id, ()), supervisors.get(profile_id, ()), ordinary)
+        for profile_id in {*own_names, *supervisors}
+    }
+    result = Verification(persons_checked=len(own_names))
     for table, frame in release.items():
-        ours = [c for c in frame.columns if rules.policy.column(table, c).action == "pseudonymize"]
-        for column, text in _text_cells(frame.drop(ours)):
-            words = _WORDS.findall(fold(text))
-            if any(
-                tuple(words[start : start + size]) in identifiers
-                for size in range(1, longest + 1)
-                for start in range(len(words) - size + 1)
-            ):
-                hits[(table, column, "identifier")] += 1
-            for entity, _, _ in find(contact, text):
-                hits[(table, column, entity)] += 1
-                break
-    return Verification(len(identifiers), hits)
+        ours = {c for c in frame.columns if rules.policy.column(table, c).action == "pseudonymize"}
+        owners = frame.get_column("profile_id").to_list()
+        for column, row, text in _text_cells(frame, ours):
+            person = release_ids.get(owners[row], "")
+            reason = _search(text, people.get(person), names, contact)
+            if reason is not None:
+                result.hits[(table, column, reason)] += 1
+                result.suppressed.setdefault(person, _reason_of(reason))
+    return result
+
+
+def _search(text: str, person: _Person | None, names: NameIndex, contact: Any) -> str | None:
+    words = _WORDS.findall(fold(text))
+    hit = person.hit(words) if person is not None else None
+    if hit is not None:
+        return hit.value
+    if names.found_in(words):
+        return SuppressReason.KNOWN_NAME.value
+    for entity, _, _ in find(contact, text):
+        return entity
+    return None
+
+
+def _reason_of(kind: str) -> SuppressReason:
+    return SuppressReason(kind) if kind in SuppressReason.__members__.values() else SuppressReason.CONTACT

@@ -7,13 +7,14 @@ raises (`RulesError` / `ToolkitError`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import polars as pl
 
 from toolkit.model import ProfileSet, empty_frame
 from toolkit.quality.findings import Finding, finding_for
-from toolkit.quality.schemas import check_contract, run_rules
+from toolkit.quality.schemas import RuleFailures, check_contract, run_rules
 from toolkit.rules import QualityRules
 from toolkit.text import mask
 
@@ -44,8 +45,15 @@ class ValidationResult:
         return sum(frame.height for frame in self.quarantine.values())
 
 
-def validate_tables(tables: ProfileSet, rules: QualityRules) -> ValidationResult:
-    """Run every quality rule on every table and split each table into valid and quarantined rows."""
+def validate_tables(
+    tables: ProfileSet, rules: QualityRules, repeated: Mapping[str, pl.Series] | None = None
+) -> ValidationResult:
+    """Run every quality rule on every table and split each table into valid and quarantined rows.
+
+    `repeated` is what a dataset-wide pass found for the `unique` rules of a batch: rule id -> rows of
+    this batch whose key an earlier batch already holds. They fail the rule as a repeat inside the batch
+    would, so a batch gives what the whole dataset in one batch would have given.
+    """
     frames = dict(tables.tables())
     findings: list[Finding] = []
     failed_rules: dict[str, list[pl.DataFrame]] = {name: [] for name in frames}
@@ -62,6 +70,10 @@ def validate_tables(tables: ProfileSet, rules: QualityRules) -> ValidationResult
             continue
         table_rules = [rule for rule in rules.rules if rule.table == table]
         for failures in run_rules(table, frame, table_rules, checkable):
+            earlier = (repeated or {}).get(failures.rule.id)
+            if earlier is not None and not earlier.is_empty():
+                rows = pl.concat([failures.rows, earlier.cast(pl.UInt32)]).unique().sort()
+                failures = RuleFailures(failures.rule, failures.plan, rows)
             if failures.rows.is_empty():
                 continue
             findings.append(finding_for(failures, frame))

@@ -6,8 +6,8 @@ key give the same release, in any process, with no shared state.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Hashable
+from collections import Counter, defaultdict
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +30,7 @@ __all__ = [
     "keyring",
     "scrub_frame",
     "scrubber_for",
+    "vocabulary_of",
 ]
 
 RELEASED_TABLES = tuple(table for table in TABLE_SCHEMAS if table != "rejects")
@@ -123,7 +124,9 @@ def _scrub_free_text(frames: dict[str, pl.DataFrame], rules: PrivacyRules, keys:
             elif value is not None:
                 items.append((ids[row], value))
                 places.append((table, column, row, None))
-    result = scrubber_for(rules, keys).scrub(items, _seeds(frames), _allowed_from_data(frames))
+    if not items:  # nothing to read: no need to load the NLP engine
+        return _Scrubbed({(t, c): frames[t].get_column(c) for t, c in columns}, Counter())
+    result = scrubber_for(rules, keys).scrub(items, _seeds(frames), vocabulary_of(frames))
     replaced: dict[tuple[str, str], list[Any]] = {
         (t, c): [list(v) if isinstance(v, list) else v for v in frames[t].get_column(c).to_list()]
         for t, c in columns
@@ -156,14 +159,19 @@ def _seeds(frames: dict[str, pl.DataFrame]) -> dict[Hashable, Seeds]:
     return seeds
 
 
-def _allowed_from_data(frames: dict[str, pl.DataFrame]) -> set[str]:
-    """The data's own technical words: skills, tags, and the project part of repository names."""
-    skills = frames["skills"].get_column("skill").drop_nulls().to_list()
-    tags = frames["contributions"].get_column("tags").explode().drop_nulls().to_list()
-    projects = [
-        repo.rpartition("/")[2] for repo in frames["contributions"].get_column("repository").drop_nulls()
-    ]
-    return {*skills, *tags, *projects}
+def vocabulary_of(frames: Mapping[str, pl.DataFrame]) -> dict[Hashable, set[str]]:
+    """Each profile's own technical words: its skills, tags, and the project part of its repositories'
+    names. They are allowed in that profile's text only: a word one profile calls a project ("jordan")
+    may be a person in another's."""
+    words: dict[Hashable, set[str]] = defaultdict(set)
+    for profile_id, skill in frames["skills"].select("profile_id", "skill").drop_nulls().iter_rows():
+        words[profile_id].add(skill)
+    contributions = frames["contributions"].select("profile_id", "repository", "tags")
+    for profile_id, repository, tags in contributions.iter_rows():
+        if repository:
+            words[profile_id].add(repository.rpartition("/")[2])
+        words[profile_id].update(tag for tag in tags or () if tag)
+    return dict(words)
 
 
 def _count_changes(

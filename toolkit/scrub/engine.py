@@ -5,14 +5,12 @@
   installed package: no model download.
 - No recognizer that reaches the network: e-mails and URLs are pattern recognizers from
   `rules/recognizers.yaml` (Presidio's own e-mail recognizer would fetch a public-suffix list).
-- NER runs in batches through spaCy's `nlp.pipe`; with many texts, this process and forked workers share
-  the work (recognizers and NER), the workers sending back only spans.
+- NER runs in batches through spaCy's `nlp.pipe`, in this process: worker processes belong to the job
+  driver, never to a stage.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -49,13 +47,6 @@ _SPACY_TO_PRESIDIO = {
 NER_ENTITIES = ("PERSON", "LOCATION", "ORGANIZATION")
 NER_SCORE = 0.85
 """The score Presidio's spaCy recognizer gives every entity (spaCy gives none)."""
-
-
-Advance = Callable[[int], None]
-
-
-def _no_progress(done: int) -> None:
-    """Progress is not shown."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,18 +180,14 @@ class Engine:
 
     def analyze(self, texts: Sequence[str], ner: bool = True) -> list[list[Span]]:
         """Spans found in each text, in order: the recognizers' and, unless `ner` is False, NER's."""
-        found = _shared(self._recognized, list(texts), self.settings, _PATTERN_TEXTS_PER_NER_TEXT)
+        found = self.recognized(texts)
         if ner:
             for spans, entities in zip(found, self.named_entities(texts), strict=True):
                 spans += entities
         return found
 
-    def named_entities(self, texts: Sequence[str], advance: Advance = _no_progress) -> list[list[Span]]:
-        """spaCy's PERSON, LOCATION and ORGANIZATION entities of each text; `advance(n)` is called as
-        texts are done."""
-        return _shared(self._named, list(texts), self.settings, 1, advance)
-
-    def _recognized(self, texts: list[str], advance: Advance) -> list[list[Span]]:
+    def recognized(self, texts: Sequence[str]) -> list[list[Span]]:
+        """The recognizers' spans in each text (patterns, gazetteer, cues), without NER."""
         if not self.pattern_entities:  # no recognizer in the rules: Presidio would refuse to run
             return [[] for _ in texts]
         found = []
@@ -209,59 +196,48 @@ class Engine:
                 text=text, language="en", entities=self.pattern_entities, nlp_artifacts=self.no_tokens
             )
             found.append([Span(r.entity_type, r.start, r.end, r.score) for r in results])
-            advance(1)
         return found
 
-    def _named(self, texts: list[str], advance: Advance) -> list[list[Span]]:
+    def named_entities(self, texts: Sequence[str]) -> list[list[Span]]:
+        """spaCy's PERSON, LOCATION and ORGANIZATION entities of each text. A text longer than
+        `MAX_NER_CHARS` is read in pieces cut at white space, so no text can exceed spaCy's length limit
+        and the time stays linear in the length."""
         found = []
-        for doc in self.ner.pipe(texts, batch_size=self.settings.batch_size):
+        pieces = [piece for text in texts for piece in _pieces(text)]
+        docs = iter(self.ner.pipe([text for _, text in pieces], batch_size=self.settings.batch_size))
+        for text in texts:
             spans = []
-            for entity in doc.ents:
-                label = _SPACY_TO_PRESIDIO.get(entity.label_)
-                if label is not None:
-                    spans.append(Span(label, entity.start_char, entity.end_char, NER_SCORE))
+            for offset, _ in _pieces(text):
+                doc = next(docs)
+                for entity in doc.ents:
+                    label = _SPACY_TO_PRESIDIO.get(entity.label_)
+                    if label is not None:
+                        spans.append(
+                            Span(label, entity.start_char + offset, entity.end_char + offset, NER_SCORE)
+                        )
             found.append(spans)
-            advance(1)
         return found
 
 
-_PATTERN_TEXTS_PER_NER_TEXT = 4
-"""The recognizers cost far less per text than NER (about 0.13 ms per text against 1 ms per sentence on a
-2-core test machine), so a second process takes on recognizers only from four times as many texts."""
-_Work = Callable[[list[str], Advance], list[list[Span]]]
-_FORKED_WORK: _Work | None = None
+MAX_NER_CHARS = 5_000
+"""NER reads at most this many characters at once; a longer text is cut at white space (or, with none
+near, hard), far below spaCy's own limit of a million characters."""
 
 
-def _shared(
-    work: _Work, texts: list[str], settings: NlpSettings, cost: int, advance: Advance = _no_progress
-) -> list[list[Span]]:
-    """`work` over `texts`, shared by this process and forked workers when there are enough texts. The
-    workers share the loaded model and engines, and send back only spans. Progress is reported from this
-    process's share (the workers go at the same pace)."""
-    processes = min(settings.processes, max(1, len(texts) // (settings.min_texts_per_process * cost)))
-    if processes == 1 or "fork" not in multiprocessing.get_all_start_methods():
-        return work(texts, advance)
-    global _FORKED_WORK
-    _FORKED_WORK = work
-    chunks = [texts[start::processes] for start in range(processes)]
-    try:
-        with warnings.catch_warnings():
-            # Polars warns that a fork may deadlock in a child using Polars; these children do not.
-            warnings.filterwarnings("ignore", message=".*fork.*", category=RuntimeWarning)
-            with multiprocessing.get_context("fork").Pool(processes - 1) as pool:
-                others = pool.map_async(_forked_work, chunks[1:])
-                parts = [work(chunks[0], lambda done: advance(done * processes)), *others.get()]
-    finally:
-        _FORKED_WORK = None
-    merged: list[list[Span]] = [[] for _ in texts]
-    for start, part in enumerate(parts):
-        merged[start::processes] = part
-    return merged
-
-
-def _forked_work(texts: list[str]) -> list[list[Span]]:
-    assert _FORKED_WORK is not None
-    return _FORKED_WORK(texts, _no_progress)
+def _pieces(text: str) -> list[tuple[int, str]]:
+    """(offset, piece) of `text` cut into pieces of at most MAX_NER_CHARS, at the last white space."""
+    if len(text) <= MAX_NER_CHARS:
+        return [(0, text)]
+    pieces = []
+    start = 0
+    while start < len(text):
+        end = min(start + MAX_NER_CHARS, len(text))
+        if end < len(text):
+            cut = text.rfind(" ", start + MAX_NER_CHARS // 2, end)
+            end = cut + 1 if cut > start else end
+        pieces.append((start, text[start:end]))
+        start = end
+    return pieces
 
 
 @lru_cache(maxsize=2)

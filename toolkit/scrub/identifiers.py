@@ -11,7 +11,7 @@ or value gets one token. `find()` finds every variant with or without accents ("
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from urllib.parse import urlsplit
@@ -71,7 +71,7 @@ class Identity:
 class RecordIdentifiers:
     """Variant (folded) -> identity, for one record."""
 
-    allow_list: frozenset[str]
+    allow_list: Container[str]
     variants: dict[str, Identity] = field(default_factory=dict)
     any_case: set[str] = field(default_factory=set)
     """Folded variants found in any case."""

@@ -10,18 +10,17 @@ findings are merged, and Presidio's anonymizer replaces each with a keyed token 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import regex
 from presidio_anonymizer import AnonymizerEngine
 from presidio_anonymizer.entities import OperatorConfig, RecognizerResult
 
-from toolkit.progress import Progress
 from toolkit.scrub.engine import Engine, Span
 from toolkit.scrub.identifiers import RecordIdentifiers, WordIndex
 from toolkit.scrub.keys import Keyring
-from toolkit.text import fold
+from toolkit.text import Lexicon, fold
 
 _MIN_SCORE = 0.5
 TOKEN = regex.compile(r"<[A-Z_]+_[0-9a-f]{8}>")
@@ -37,6 +36,10 @@ class Seeds:
     other_people: tuple[str, ...] = ()
 
 
+_Need = tuple[str, int, str]
+"""A sentence that needs NER: the text holding it, its offset there, and the sentence."""
+
+
 @dataclass
 class TextScrubResult:
     texts: list[str]
@@ -45,7 +48,7 @@ class TextScrubResult:
     """How many replacements of each entity type were made."""
 
 
-def is_allowed(text: str, allow_list: frozenset[str], everyday: frozenset[str] = frozenset()) -> bool:
+def is_allowed(text: str, allow_list: Container[str], everyday: Container[str] = frozenset()) -> bool:
     """A phrase of allowed words ('XLA compiler team' is not, 'Computer Science' is); with `everyday`, of
     allowed or everyday words ('XLA compiler team' is, 'Research Traineeship' is)."""
     folded = fold(text)
@@ -75,96 +78,94 @@ class TextScrubber:
         self,
         items: Sequence[tuple[Hashable, str]],
         seeds: Mapping[Hashable, Seeds] | None = None,
-        extra_allowed: Iterable[str] = (),
+        vocabulary: Mapping[Hashable, Iterable[str]] | None = None,
     ) -> TextScrubResult:
-        """Scrub each (record, text) item; texts of one record share what is known about its people."""
-        allow_list = self.allow_list | {fold(word) for word in extra_allowed}
-        records: dict[Hashable, RecordIdentifiers] = defaultdict(lambda: RecordIdentifiers(allow_list))
+        """Scrub each (record, text) item; texts of one record share what is known about its people.
+
+        A record's output depends only on its own items, seeds and `vocabulary` (words the record itself
+        says are technical: its skills, tags, project names; allowed in that record alone), never on the
+        other records scrubbed with it: a text shared by records is analyzed once, but NER's findings in
+        it count only for the records whose knowledge left a word of it unexplained.
+        """
+        allowed_in: dict[Hashable, Container[str]] = {
+            record: Lexicon(self.allow_list, {fold(word) for word in words})
+            for record, words in (vocabulary or {}).items()
+        }
+        records: dict[Hashable, RecordIdentifiers] = {}
+
+        def identifiers_of(record: Hashable) -> RecordIdentifiers:
+            if record not in records:
+                records[record] = RecordIdentifiers(allowed_in.get(record, self.allow_list))
+            return records[record]
+
         for record, record_seeds in (seeds or {}).items():
             for name in record_seeds.own_names:
-                records[record].add_own_name(name)
+                identifiers_of(record).add_own_name(name)
             for name in record_seeds.other_people:
-                records[record].add_other_person(name)
-        texts_of: dict[Hashable, list[str]] = defaultdict(list)
-        records_of: dict[str, list[Hashable]] = defaultdict(list)
+                identifiers_of(record).add_other_person(name)
+        texts_of: dict[Hashable, dict[str, None]] = defaultdict(dict)
         for record, text in items:
-            texts_of[record].append(text)
-            records_of[text].append(record)
-        distinct = sorted(text for text in records_of if text)
+            identifiers_of(record)
+            if text:
+                texts_of[record][text] = None
+        distinct = sorted({text for texts in texts_of.values() for text in texts})
         # First without NER: patterns, gazetteer and cues, and the names the structure gives. Then NER,
-        # only on the sentences in which a capitalised word is still unexplained.
-        found = dict(zip(distinct, self.engine.analyze(distinct, ner=False), strict=True))
-        self._learn(records, records_of, found, distinct, allow_list, texts_of)
-        sentences = self._needing_ner(distinct, records, records_of, allow_list)
-        with Progress(len(sentences), "scrub") as advance:
-            named = self.engine.named_entities(list(sentences), advance)
-        for sentence, entities in zip(sentences, named, strict=True):
-            for text, offset in sentences[sentence]:
-                found[text] = found[text] + [
-                    Span(e.entity, e.start + offset, e.end + offset, e.score) for e in entities
+        # only on the sentences in which a capitalised word is still unexplained for some record.
+        recognized = dict(zip(distinct, self.engine.recognized(distinct), strict=True))
+        for record, texts in texts_of.items():
+            self._learn(records[record], {text: recognized[text] for text in texts}, texts)
+        needs = {record: self._needing_ner(texts, records[record]) for record, texts in texts_of.items()}
+        sentences = sorted({sentence for need in needs.values() for _, _, sentence in need})
+        named = dict(zip(sentences, self.engine.named_entities(sentences), strict=True))
+        found: dict[tuple[Hashable, str], list[Span]] = {}
+        for record, need in needs.items():
+            extra: dict[str, list[Span]] = defaultdict(list)
+            for text, offset, sentence in need:
+                extra[text] += [
+                    Span(e.entity, e.start + offset, e.end + offset, e.score) for e in named[sentence]
                 ]
-        read_by_ner = sorted({text for holders in sentences.values() for text, _ in holders})
-        self._learn(records, records_of, found, read_by_ner, allow_list, texts_of)
+            for text, spans in extra.items():
+                found[(record, text)] = recognized[text] + spans
+            if extra:
+                self._learn(
+                    records[record], {text: found[(record, text)] for text in extra}, texts_of[record]
+                )
         indexes = {record: identifiers.index() for record, identifiers in records.items()}
         result = TextScrubResult(texts=[])
         done: dict[tuple[Hashable, str], str] = {}
         for record, text in items:
             key = (record, text)
             if key not in done:
-                done[key] = self._replace(
-                    text, found.get(text, []), records[record], indexes.get(record), result
-                )
+                spans = found.get(key) or recognized.get(text, [])
+                done[key] = self._replace(text, spans, records[record], indexes.get(record), result)
             result.texts.append(done[key])
         return result
 
     def _learn(
-        self,
-        records: dict[Hashable, RecordIdentifiers],
-        records_of: dict[str, list[Hashable]],
-        found: dict[str, list[Span]],
-        texts: Sequence[str],
-        allow_list: frozenset[str],
-        texts_of: dict[Hashable, list[str]],
+        self, identifiers: RecordIdentifiers, spans_of: Mapping[str, list[Span]], texts: Iterable[str]
     ) -> None:
-        """Add what was found in `texts` to the identifiers of every record holding them."""
-        touched = set()
-        for text in texts:
-            kept = self._kept(found[text], text, allow_list)
-            for record in records_of[text]:
-                for span in kept:
-                    records[record].add_found(span.entity, text[span.start : span.end])
-                touched.add(record)
-        for record in touched:
-            records[record].link_contact_names(texts_of[record])
+        """Add what was found in some of one record's texts (`texts`: all of them) to its identifiers."""
+        for text, spans in spans_of.items():
+            for span in self._kept(spans, text, identifiers.allow_list):
+                identifiers.add_found(span.entity, text[span.start : span.end])
+        identifiers.link_contact_names(texts)
 
-    def _needing_ner(
-        self,
-        texts: Sequence[str],
-        records: dict[Hashable, RecordIdentifiers],
-        records_of: dict[str, list[Hashable]],
-        allow_list: frozenset[str],
-    ) -> dict[str, list[tuple[str, int]]]:
-        """Distinct sentences that need NER -> the texts holding them, with the sentence's offset: those
-        with a capitalised word that is neither an allowed term, nor an everyday word, nor a word of a name
-        the record already knows (those are found without NER)."""
-        explained = allow_list | self.common_words
-        sentences: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    def _needing_ner(self, texts: Iterable[str], identifiers: RecordIdentifiers) -> list[_Need]:
+        """The sentences of one record's texts that need NER, with the text and offset of each: those with
+        a capitalised word that is neither an allowed term, nor an everyday word, nor a word of a name the
+        record already knows (those are found without NER)."""
+        explained = Lexicon(identifiers.allow_list, self.common_words)
+        known = {word for variant in identifiers.all_folded() for word in variant.split()}
+        needs: list[_Need] = []
         for text in texts:
             if not _unexplained_words(text, explained):
                 continue
-            known = self._known(records, records_of[text])
             for offset, sentence in _sentences(text):
                 if _unexplained_words(sentence, explained) - known:
-                    sentences[sentence].append((text, offset))
-        return sentences
+                    needs.append((text, offset, sentence))
+        return needs
 
-    @staticmethod
-    def _known(records: dict[Hashable, RecordIdentifiers], holders: list[Hashable]) -> set[str]:
-        return {
-            word for record in holders for variant in records[record].all_folded() for word in variant.split()
-        }
-
-    def _kept(self, spans: list[Span], text: str, allow_list: frozenset[str]) -> list[Span]:
+    def _kept(self, spans: list[Span], text: str, allow_list: Container[str]) -> list[Span]:
         kept = []
         for span in spans:
             if span.entity not in self.entities or span.score < _MIN_SCORE:
@@ -228,10 +229,11 @@ _SENTENCE_BREAK = regex.compile(
 """Where a sentence ends: after . ! ? or ;, but not after a title or an initial ("Dr. Ana", "J. Smith")."""
 
 
-def _unexplained_words(text: str, explained: frozenset[str]) -> set[str]:
+def _unexplained_words(text: str, explained: Container[str]) -> set[str]:
     """The capitalised words of `text`, folded and without a possessive 's, that are neither in
     `explained` nor part of a phrase in it ('Deep' of 'Deep Learning', 'Co' of 'Co-founder')."""
-    if not {_POSSESSIVE.sub("", fold(word)) for word in _CAPITALISED_WORD.findall(text)} - explained:
+    capitalised = {_POSSESSIVE.sub("", fold(word)) for word in _CAPITALISED_WORD.findall(text)}
+    if all(word in explained for word in capitalised):
         return set()
     written = _TEXT_WORD.findall(text)
     words = [_POSSESSIVE.sub("", fold(word)) for word in written]
@@ -256,7 +258,7 @@ def _sentences(text: str) -> Iterable[tuple[int, str]]:
 _NEXT_NAME_WORD = regex.compile(r"\s\p{Lu}[\p{L}'\u2019-]*\p{L}(?![\p{L}\p{N}])")
 
 
-def _with_surname(span: Span, text: str, allow_list: frozenset[str]) -> Span:
+def _with_surname(span: Span, text: str, allow_list: Container[str]) -> Span:
     """NER often stops a name early ('Thành' of 'Thành Nguyễn'): take in up to two capitalised words that
     follow it directly and are not allowed terms."""
     end = span.end

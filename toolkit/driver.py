@@ -1,0 +1,562 @@
+"""The job driver: everything around the kernels. It enumerates source records, cuts them into batches,
+runs the kernels in worker processes, streams each batch's tables to staging folders, runs the
+dataset-wide passes over the staged parts with lazy Polars scans, and publishes by renaming.
+
+    phase 1  inputs -> batches of records -> parse_batch (workers) -> <private staging>/parsed/<table>/part-N
+    pass     parsed parts -> the whole names of everyone (NameIndex), keys of `unique` rules repeated
+             across batches
+    phase 2  parsed part N -> process_batch (workers) -> release, quarantine and suppressed parts
+    pass     merged statistics -> thresholds, suppression budget, counts, report
+    publish  parts -> one <table>.parquet each (streamed), report.json last; staging renamed into place
+
+Memory is flat in the input size: a batch at a time per worker, parts streamed to disk, scans streamed out.
+A killed run leaves hidden staging folders only (removed by the next run), never a half-published output.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import math
+import multiprocessing
+import os
+import shutil
+import signal
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import Any, TypeVar
+
+import polars as pl
+
+from toolkit.errors import Exit, JobFault, UsageError
+from toolkit.io import InputFile, ReadFailure, is_parsed_folder, iter_inputs, read_input
+from toolkit.kernels import (
+    BatchContext,
+    BatchStats,
+    SourceRecord,
+    as_profile_set,
+    parse_batch,
+    process_batch,
+    released_schema,
+)
+from toolkit.model import TABLE_SCHEMAS, ProfileSet
+from toolkit.progress import Progress
+from toolkit.publish import check_replaceable, publish, remove_stale_staging, staging_for
+from toolkit.rules import ParsingRules, PrivacyRules, QualityRules
+from toolkit.scrub import RELEASED_TABLES
+from toolkit.scrub.keys import Keyring
+from toolkit.verify import NameIndex, name_digest
+
+DEFAULT_BATCH_SIZE = 500
+_PART = "part-{:06d}.parquet"
+
+
+@dataclass(frozen=True)
+class JobRules:
+    parsing: ParsingRules
+    quality: QualityRules
+    privacy: PrivacyRules
+
+
+@dataclass(frozen=True)
+class JobSettings:
+    jobs: int = 0
+    """Worker processes; 0 means one per core. With 1, the kernels run in this process."""
+    batch_size: int = DEFAULT_BATCH_SIZE
+    """Profiles per batch at most (fewer when that keeps every worker busy); results do not depend on it."""
+    progress: bool = True
+
+    def workers(self) -> int:
+        return self.jobs if self.jobs > 0 else max(1, os.cpu_count() or 1)
+
+
+@dataclass
+class JobOutcome:
+    """What the job did; `toolkit.report` turns it into the two report envelopes."""
+
+    stats: BatchStats
+    findings: list[Any]
+    rules_checked: int
+    rejects: pl.DataFrame
+    profiles: int
+    suppressed: list[tuple[str, str]]
+    """(pseudonym, reason) of each suppressed person, sorted."""
+    budget: int
+    """Suppressions the budget allows."""
+    written: bool
+    released_rows: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def blocked(self) -> bool:
+        return len(self.suppressed) > self.budget
+
+    @property
+    def exit_code(self) -> Exit:
+        if not self.written:
+            return Exit.BLOCKED
+        failed = any(finding.fails_job for finding in self.findings)
+        if failed or not self.rejects.is_empty() or self.suppressed:
+            return Exit.FINDINGS
+        return Exit.CLEAN
+
+
+# --- the worker side: module level, so spawned processes can find it -----------------------------------
+
+
+@dataclass(frozen=True)
+class _WorkerState:
+    rules: JobRules
+    keys: Keyring
+    staging: Path
+
+
+_STATE: _WorkerState | None = None
+_NAMES: dict[Path, NameIndex] = {}
+
+
+def _init_worker(state: _WorkerState) -> None:
+    """In each worker: Ctrl-C is the driver's to handle, and the worker dies with the driver."""
+    global _STATE
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
+    _STATE = state
+
+
+def _die_with_parent() -> None:
+    name = ctypes.util.find_library("c")
+    if name is not None and sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(name).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def _state() -> _WorkerState:
+    assert _STATE is not None, "worker not initialised"
+    return _STATE
+
+
+def _part(folder: Path, table: str, batch: int) -> Path:
+    return folder / table / _PART.format(batch)
+
+
+def _write_part(frame: pl.DataFrame, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    frame.write_parquet(partial)
+    partial.replace(path)
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    batch: int
+    rows: dict[str, int]
+
+
+def _parse_task(task: tuple[int, list[InputFile | ReadFailure] | ProfileSet]) -> _Parsed:
+    batch, items = task
+    state = _state()
+    if isinstance(items, ProfileSet):
+        tables = items
+    else:
+        records = [
+            SourceRecord(item.source, item)
+            if isinstance(item, ReadFailure)
+            else SourceRecord(item.source, read_input(item, state.rules.parsing.max_input_bytes))
+            for item in items
+        ]
+        tables = parse_batch(records, state.rules.parsing)
+    for table, frame in tables.tables():
+        _write_part(frame, _part(state.staging / "parsed", table, batch))
+    return _Parsed(batch, {table: frame.height for table, frame in tables.tables()})
+
+
+def _process_task(task: tuple[int, dict[str, pl.Series]]) -> tuple[int, BatchStats]:
+    batch, repeated = task
+    state = _state()
+    parsed = as_profile_set(
+        {table: pl.read_parquet(_part(state.staging / "parsed", table, batch)) for table in TABLE_SCHEMAS}
+    )
+    names_file = state.staging / "names.parquet"
+    if names_file not in _NAMES:
+        _NAMES.clear()
+        digests = pl.read_parquet(names_file).get_column("digest").to_list()
+        _NAMES[names_file] = NameIndex(frozenset(digests))
+    context = BatchContext(names=_NAMES[names_file], repeated=repeated)
+    rules = state.rules
+    result = process_batch(parsed, rules.quality, rules.privacy, state.keys, context)
+    for kind, frames in (("release", result.release), ("quarantine", result.quarantine),
+                         ("suppressed", result.suppressed)):  # fmt: skip
+        for table, frame in frames.items():
+            _write_part(frame, _part(state.staging / kind, table, batch))
+    return batch, result.stats
+
+
+# --- the driver side ---------------------------------------------------------------------------------
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+
+
+class _Workers:
+    """The kernels run here with one worker, else in a pool of spawned processes (never forked: Polars'
+    thread pool does not survive a fork). Results come back in task order, with a bounded number of tasks
+    in flight, so the tasks' iterator is consumed only as fast as the workers go."""
+
+    def __init__(self, count: int, state: _WorkerState) -> None:
+        self.count = count
+        self.state = state
+        self.pool: Any = None
+
+    def __enter__(self) -> _Workers:
+        if self.count == 1:
+            _init_state_here(self.state)
+        else:
+            self.pool = multiprocessing.get_context("spawn").Pool(
+                self.count, initializer=_init_worker, initargs=(self.state,)
+            )
+        return self
+
+    def map(self, work: Callable[[_T], _R], tasks: Iterable[_T]) -> Iterator[_R]:
+        if self.pool is None:
+            yield from map(work, tasks)
+            return
+        pending: list[Any] = []
+        for task in tasks:
+            pending.append(self.pool.apply_async(work, (task,)))
+            if len(pending) >= 2 * self.count:
+                yield _result(pending.pop(0))
+        while pending:
+            yield _result(pending.pop(0))
+
+    def __exit__(self, *exc: object) -> None:
+        global _STATE
+        if self.pool is not None:
+            if exc[0] is None:
+                self.pool.close()
+            else:
+                self.pool.terminate()
+            self.pool.join()
+        _STATE = None
+        _NAMES.clear()
+
+
+def _init_state_here(state: _WorkerState) -> None:
+    global _STATE
+    _STATE = state
+
+
+def _result(pending: Any) -> Any:
+    try:
+        return pending.get()
+    except JobFault:
+        raise
+    except OSError as exc:
+        raise JobFault(f"a worker could not write its part ({exc.strerror or exc})") from None
+    except Exception as exc:
+        raise JobFault(f"a worker failed: {exc.__class__.__name__}: {exc}") from exc
+
+
+class _Interrupted(BaseException):
+    """SIGTERM, turned into an exception so that staging folders are removed on the way out."""
+
+
+@contextlib.contextmanager
+def _signals_end_the_job() -> Iterator[None]:
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise _Interrupted(signal.Signals(signum).name)
+
+    previous = signal.signal(signal.SIGTERM, stop) if _main_thread() else None
+    try:
+        yield
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+def _batches(items: Iterable[_T], size: int) -> Iterator[list[_T]]:
+    batch: list[_T] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _parsed_folder_batches(folder: Path, size: int) -> Iterator[ProfileSet]:
+    """A folder written by `toolkit parse`, cut into batches of whole profiles (rejects in the first)."""
+    files = {table: folder / f"{table}.parquet" for table in TABLE_SCHEMAS}
+    ids = pl.read_parquet(files["profiles"], columns=["profile_id"]).get_column("profile_id")
+    starts = range(0, max(ids.len(), 1), size)
+    for start in starts:
+        chosen = ids.slice(start, size).implode()
+        frames = {}
+        for table, path in files.items():
+            if not path.exists():
+                continue
+            scan = pl.scan_parquet(path)
+            if table == "rejects":
+                frames[table] = scan.collect() if start == 0 else scan.head(0).collect()
+            else:
+                frames[table] = scan.filter(pl.col("profile_id").is_in(chosen)).collect()
+        yield as_profile_set(frames)
+
+
+_MIN_PER_WORKER = 50
+"""Fewer profiles than this per worker are not worth starting a worker process for."""
+
+
+def _inputs(inputs: Sequence[str], settings: JobSettings) -> tuple[Iterator[Any], int, int]:
+    """The batches of phase 1, the number of items, and how many workers to run."""
+    parsed = [given for given in inputs if is_parsed_folder(Path(given))]
+    if parsed:
+        if len(inputs) > 1:
+            raise UsageError("give either one parsed folder or raw inputs, not both")
+        folder = Path(parsed[0])
+        try:
+            count = pl.scan_parquet(folder / "profiles.parquet").select(pl.len()).collect().item()
+        except (OSError, pl.exceptions.PolarsError) as exc:
+            raise UsageError(f"{folder}: not a readable parsed folder ({exc.__class__.__name__})") from None
+        workers = _workers_for(count, settings)
+        size = _batch_size(count, workers, settings)
+        return _parsed_folder_batches(folder, size), count, workers
+    count = sum(1 for _ in iter_inputs(inputs))
+    workers = _workers_for(count, settings)
+    return _batches(iter_inputs(inputs), _batch_size(count, workers, settings)), count, workers
+
+
+def _workers_for(count: int, settings: JobSettings) -> int:
+    return max(1, min(settings.workers(), count // _MIN_PER_WORKER))
+
+
+def _batch_size(count: int, workers: int, settings: JobSettings) -> int:
+    """The batch size asked for, or less, so that every worker has a batch."""
+    return max(1, min(settings.batch_size, math.ceil(count / workers)))
+
+
+def _names_pass(parsed: Path) -> None:
+    """Every whole name of the dataset (profiles' names and supervisors) as digests, for verification."""
+    names = (
+        pl.concat(
+            [
+                pl.scan_parquet(parsed / "profiles" / "*.parquet").select(pl.col("name").alias("n")),
+                pl.scan_parquet(parsed / "experience" / "*.parquet").select(pl.col("supervisor").alias("n")),
+            ]
+        )
+        .drop_nulls()
+        .unique()
+        .collect()
+        .get_column("n")
+    )
+    digests = sorted({d for name in names if (d := name_digest(name)) is not None})
+    _write_part(
+        pl.DataFrame({"digest": digests}, schema={"digest": pl.UInt64}), parsed.parent / "names.parquet"
+    )
+
+
+def _repeated_pass(parsed: Path, quality: QualityRules, batches: int) -> list[dict[str, pl.Series]]:
+    """For each batch, the rows of each `unique` rule's table whose key an earlier batch already holds."""
+    repeated: list[dict[str, pl.Series]] = [{} for _ in range(batches)]
+    rules = [rule for rule in quality.rules if rule.check == "unique"]
+    if not rules or batches < 2:
+        return repeated
+    across = _ids_in_several_batches(parsed)
+    for rule in rules:
+        scan = _scan_parts(parsed, rule.table)
+        if scan is None:
+            continue
+        keyed = scan.select(
+            pl.col("_batch"), pl.col("_row"), pl.struct(list(rule.columns)).hash().alias("_key"),
+            *([pl.col("profile_id")] if "profile_id" in rule.columns else []),
+        )  # fmt: skip
+        if "profile_id" in rule.columns:  # a key with the profile can only repeat with the profile
+            keyed = keyed.filter(pl.col("profile_id").is_in(across.implode()))
+        found = (
+            keyed.filter(pl.col("_batch") > pl.col("_batch").min().over("_key"))
+            .select("_batch", "_row")
+            .collect()
+        )
+        for (batch,), rows in found.group_by("_batch", maintain_order=True):
+            repeated[int(batch)][rule.id] = rows.get_column("_row").cast(pl.UInt32)
+    return repeated
+
+
+def _scan_parts(parsed: Path, table: str) -> pl.LazyFrame | None:
+    parts = sorted((parsed / table).glob("part-*.parquet"))
+    if not parts:
+        return None
+    return pl.concat(
+        [
+            pl.scan_parquet(part).with_columns(
+                pl.lit(int(part.stem.removeprefix("part-")), dtype=pl.Int64).alias("_batch"),
+                pl.int_range(pl.len(), dtype=pl.UInt32).alias("_row"),
+            )
+            for part in parts
+        ]
+    )
+
+
+def _ids_in_several_batches(parsed: Path) -> pl.Series:
+    scan = _scan_parts(parsed, "profiles")
+    if scan is None:
+        return pl.Series("profile_id", [], dtype=pl.String)
+    return (
+        scan.group_by("profile_id")
+        .agg(pl.col("_batch").n_unique().alias("batches"))
+        .filter(pl.col("batches") > 1)
+        .collect()
+        .get_column("profile_id")
+    )
+
+
+def _concat_parts(folder: Path, table: str, schema: dict[str, pl.DataType], target: Path) -> int:
+    """Stream the parts of `table` into one file, in batch order; the number of rows."""
+    parts = sorted((folder / table).glob("part-*.parquet")) if (folder / table).is_dir() else []
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not parts:
+        pl.DataFrame(schema=schema).write_parquet(target)
+        return 0
+    pl.scan_parquet(parts).sink_parquet(target)
+    return int(pl.scan_parquet(target).select(pl.len()).collect().item())
+
+
+def run_job(
+    inputs: Sequence[str],
+    out_dir: Path,
+    private_dir: Path,
+    rules: JobRules,
+    keys: Keyring,
+    settings: JobSettings,
+    report: Callable[[JobOutcome, Path, Path], None],
+) -> JobOutcome:
+    """The whole job; `report(outcome, release_stage, private_stage)` writes the report files into the
+    staging folders before they are published. Raises `UsageError` before any work, `JobFault` when the
+    job cannot finish (nothing is published then)."""
+    _check_folders(inputs, out_dir, private_dir)
+    for target in (out_dir, private_dir):
+        remove_stale_staging(target)
+    release_stage, private_stage = staging_for(out_dir), staging_for(private_dir)
+    try:
+        with _signals_end_the_job():
+            for stage in (release_stage, private_stage):
+                shutil.rmtree(stage, ignore_errors=True)
+                stage.mkdir(parents=True)
+            outcome = _run_phases(inputs, release_stage, private_stage, rules, keys, settings)
+            report(outcome, release_stage, private_stage)
+            shutil.rmtree(private_stage / "work", ignore_errors=True)
+            publish(private_stage, private_dir)
+            if outcome.written:
+                publish(release_stage, out_dir)
+    except KeyboardInterrupt:
+        raise JobFault("interrupted (SIGINT): nothing was published") from None
+    except _Interrupted as signal_name:
+        raise JobFault(f"interrupted ({signal_name}): nothing was published") from None
+    except OSError as exc:
+        raise JobFault(f"{exc.strerror or exc} ({exc.filename or 'output'}): nothing was published") from None
+    except (JobFault, UsageError):
+        raise
+    except Exception as exc:  # a bug: still one line, and nothing half-published
+        raise JobFault(f"internal error ({exc.__class__.__name__}: {exc}): nothing was published") from exc
+    finally:
+        for stage in (release_stage, private_stage):
+            shutil.rmtree(stage, ignore_errors=True)
+    return outcome
+
+
+def _check_folders(inputs: Sequence[str], out_dir: Path, private_dir: Path) -> None:
+    release, private = out_dir.resolve(), private_dir.resolve()
+    if private == release or release in private.parents or private in release.parents:
+        raise UsageError(f"the private folder {private_dir} must be outside the release folder {out_dir}")
+    for given in inputs:
+        source = Path(given).resolve()
+        for name, folder in (("release", release), ("private", private)):
+            if folder == source or source in folder.parents or folder in source.parents:
+                raise UsageError(f"the {name} folder {folder} and the input {given} must not overlap")
+    if release == Path.cwd().resolve() or private == Path.cwd().resolve():
+        raise UsageError("the release and private folders must not be the current folder")
+    check_replaceable(out_dir, "release folder")
+    check_replaceable(private_dir, "private folder")
+
+
+def _run_phases(
+    inputs: Sequence[str],
+    release_stage: Path,
+    private_stage: Path,
+    rules: JobRules,
+    keys: Keyring,
+    settings: JobSettings,
+) -> JobOutcome:
+    work = private_stage / "work"
+    parsed = work / "parsed"
+    batches, count, workers = _inputs(inputs, settings)
+    state = _WorkerState(rules, keys, work)
+    rows_before: list[dict[str, int]] = []
+    with _Workers(workers, state) as pool:
+        with Progress(count, "parse", enabled=settings.progress) as tick:
+            for done in pool.map(_parse_task, enumerate(batches)):
+                rows_before.append(done.rows)
+                tick(done.rows["profiles"] + done.rows["rejects"])
+        _names_pass(parsed)
+        repeated = _repeated_pass(parsed, rules.quality, len(rows_before))
+        stats = BatchStats()
+        offsets: Counter[str] = Counter()
+        with Progress(sum(r["profiles"] for r in rows_before), "scrub", enabled=settings.progress) as tick:
+            tasks = list(enumerate(repeated))
+            for batch, batch_stats in pool.map(_process_task, tasks):
+                stats.merge(batch_stats, dict(offsets))
+                offsets.update(rows_before[batch])
+                tick(rows_before[batch]["profiles"])
+    findings = stats.final_findings(rules.quality)
+    persons = stats.verification.persons_checked
+    budget = math.floor(rules.privacy.policy.verification.max_suppressed * persons)
+    suppressed = sorted(
+        (keys.pseudonym("profile_id", person), str(reason))
+        for person, reason in stats.verification.suppressed.items()
+    )
+    written = len(suppressed) <= budget
+    rejects = _collect_private(work, private_stage, rules.privacy)
+    released_rows: dict[str, int] = {}
+    if written:
+        schemas = released_schema(rules.privacy)
+        for table in RELEASED_TABLES:
+            target = release_stage / f"{table}.parquet"
+            released_rows[table] = _concat_parts(work / "release", table, schemas[table], target)
+    return JobOutcome(
+        stats=stats,
+        findings=findings,
+        rules_checked=len(rules.quality.rules),
+        rejects=rejects,
+        profiles=stats.rows["profiles"],
+        suppressed=suppressed,
+        budget=budget,
+        written=written,
+        released_rows=released_rows,
+    )
+
+
+def _collect_private(work: Path, private_stage: Path, privacy: PrivacyRules) -> pl.DataFrame:
+    """Quarantined and suppressed rows, and the rejects, into the private folder; the rejects."""
+    for kind in ("quarantine", "suppressed"):
+        for table in RELEASED_TABLES:
+            parts = sorted((work / kind / table).glob("part-*.parquet"))
+            if parts:
+                pl.scan_parquet(parts).sink_parquet(private_stage / kind / f"{table}.parquet", mkdir=True)
+    rejects_parts = sorted((work / "parsed" / "rejects").glob("part-*.parquet"))
+    rejects = (
+        pl.concat([pl.read_parquet(part) for part in rejects_parts])
+        if rejects_parts
+        else pl.DataFrame(schema=dict(TABLE_SCHEMAS["rejects"]))
+    )
+    rejects.write_parquet(private_stage / "rejects.parquet")
+    return rejects

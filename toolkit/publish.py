@@ -1,0 +1,112 @@
+"""Staging folders beside the outputs, and publishing them by rename, so a folder is complete or absent.
+
+A job writes everything into hidden staging folders next to its outputs (`.<name>.staging-<pid>`), and
+publishes each with one atomic exchange of names (`renameat2(RENAME_EXCHANGE)` on Linux; elsewhere two
+renames, between which the output is briefly absent, never half-written). A run killed at any moment thus
+leaves the previous complete output or none, plus a hidden staging folder that the next run removes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from toolkit.errors import UsageError
+
+STAGING_MARK = ".staging-"
+RELEASE_MARKER = "report.json"
+"""Written last into a release folder: a folder with it is a finished output of this toolkit."""
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def staging_for(target: Path) -> Path:
+    """The hidden staging folder of `target` for this process."""
+    return target.parent / f".{target.name}{STAGING_MARK}{os.getpid()}"
+
+
+def remove_stale_staging(target: Path) -> None:
+    """Remove staging folders of `target` left by runs that are no longer alive."""
+    prefix = f".{target.name}{STAGING_MARK}"
+    try:
+        siblings = list(target.parent.iterdir())
+    except OSError:
+        return
+    for sibling in siblings:
+        if not sibling.name.startswith(prefix):
+            continue
+        pid = sibling.name[len(prefix) :]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            shutil.rmtree(sibling, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def check_replaceable(target: Path, what: str) -> None:
+    """`target` may be replaced: it does not exist, is an empty folder, or is an output of this toolkit
+    (it holds report.json). Anything else is a folder of someone's own: `UsageError`."""
+    if not target.exists() and not target.is_symlink():
+        return
+    if not target.is_dir() or target.is_symlink():
+        raise UsageError(f"{target}: the {what} must be a folder, and this is not one")
+    try:
+        entries = [entry.name for entry in target.iterdir()]
+    except OSError as exc:
+        raise UsageError(f"{target}: cannot list the {what} ({exc.strerror or exc})") from None
+    if entries and RELEASE_MARKER not in entries:
+        raise UsageError(
+            f"{target}: the {what} exists, is not empty and is not an output of toolkit; give a new folder"
+        )
+
+
+def publish(staged: Path, target: Path) -> None:
+    """Put the finished folder `staged` at `target`, replacing what was there in one step."""
+    if target.exists() or target.is_symlink():
+        if _exchange(staged, target):
+            shutil.rmtree(staged, ignore_errors=True)  # now the previous output
+            return
+        old = staged.with_name(staged.name + "-old")
+        target.rename(old)
+        staged.rename(target)
+        shutil.rmtree(old, ignore_errors=True)
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staged.rename(target)
+
+
+def _exchange(first: Path, second: Path) -> bool:
+    """Swap two paths atomically; False where the system cannot."""
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return False
+    libc = ctypes.CDLL(name, use_errno=True)
+    renameat2 = getattr(libc, "renameat2", None)
+    if renameat2 is None:
+        return False
+    done = renameat2(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), _RENAME_EXCHANGE)
+    return bool(done == 0)
+
+
+def write_json(path: Path, envelope: dict[str, Any]) -> None:
+    """Write JSON through a temporary file renamed into place: a reader sees the old file or the whole
+    new one, never a cut-short one (a full disk fails the write before the rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    with partial.open("w", encoding="utf-8") as handle:
+        handle.write(json.dumps(envelope, indent=2, ensure_ascii=False) + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+    partial.replace(path)

@@ -50,7 +50,7 @@ from toolkit.publish import check_replaceable, publish, remove_stale_staging, st
 from toolkit.rules import ParsingRules, PrivacyRules, QualityRules
 from toolkit.scrub import RELEASED_TABLES
 from toolkit.scrub.keys import Keyring
-from toolkit.verify import NameIndex, name_digest
+from toolkit.verify import NameIndex
 
 DEFAULT_BATCH_SIZE = 500
 _PART = "part-{:06d}.parquet"
@@ -184,7 +184,8 @@ def _process_task(task: tuple[int, dict[str, pl.Series]]) -> tuple[int, BatchSta
     if names_file not in _NAMES:
         _NAMES.clear()
         digests = pl.read_parquet(names_file).get_column("digest").to_list()
-        _NAMES[names_file] = NameIndex(frozenset(digests))
+        firsts = pl.read_parquet(names_file.with_name("first_words.parquet")).get_column("first").to_list()
+        _NAMES[names_file] = NameIndex(frozenset(digests), frozenset(firsts))
     context = BatchContext(names=_NAMES[names_file], repeated=repeated)
     rules = state.rules
     result = process_batch(parsed, rules.quality, rules.privacy, state.keys, context)
@@ -359,10 +360,10 @@ def _names_pass(parsed: Path) -> None:
         .collect()
         .get_column("n")
     )
-    digests = sorted({d for name in names if (d := name_digest(name)) is not None})
-    _write_part(
-        pl.DataFrame({"digest": digests}, schema={"digest": pl.UInt64}), parsed.parent / "names.parquet"
-    )
+    index = NameIndex.of(names)
+    frame = pl.DataFrame({"digest": sorted(index.digests)}, schema={"digest": pl.UInt64})
+    _write_part(frame, parsed.parent / "names.parquet")
+    _write_part(pl.DataFrame({"first": sorted(index.firsts)}), parsed.parent / "first_words.parquet")
 
 
 def _repeated_pass(parsed: Path, quality: QualityRules, batches: int) -> list[dict[str, pl.Series]]:

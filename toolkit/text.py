@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
-from collections.abc import Container
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from typing import Any
 
@@ -97,8 +97,20 @@ class Lexicon:
 
     __slots__ = ("parts",)
 
-    def __init__(self, *parts: Container[str]) -> None:
+    def __init__(self, *parts: AbstractSet[str] | Lexicon) -> None:
         self.parts = parts
 
     def __contains__(self, word: object) -> bool:
         return any(word in part for part in self.parts)
+
+    def missing(self, words: AbstractSet[str]) -> AbstractSet[str]:
+        """The words that are in none of the sets (set differences, done in C)."""
+        for part in self.parts:
+            if not words:
+                break
+            words = part.missing(words) if isinstance(part, Lexicon) else words - part
+        return words
+
+
+Words = AbstractSet[str] | Lexicon
+"""A set of folded words, or several seen as one."""

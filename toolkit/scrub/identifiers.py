@@ -11,14 +11,14 @@ or value gets one token. `find()` finds every variant with or without accents ("
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from urllib.parse import urlsplit
 
 import regex
 
-from toolkit.text import fold, strip_accents
+from toolkit.text import Words, fold, strip_accents
 
 PARTICLES = frozenset(
     ["van", "von", "der", "den", "de", "da", "das", "do", "dos", "di", "del", "della", "la", "le", "du",
@@ -71,7 +71,7 @@ class Identity:
 class RecordIdentifiers:
     """Variant (folded) -> identity, for one record."""
 
-    allow_list: Container[str]
+    allow_list: Words
     variants: dict[str, Identity] = field(default_factory=dict)
     any_case: set[str] = field(default_factory=set)
     """Folded variants found in any case."""

@@ -20,7 +20,7 @@ from presidio_anonymizer.entities import OperatorConfig, RecognizerResult
 from toolkit.scrub.engine import Engine, Span
 from toolkit.scrub.identifiers import RecordIdentifiers, WordIndex
 from toolkit.scrub.keys import Keyring
-from toolkit.text import Lexicon, fold
+from toolkit.text import Lexicon, Words, fold
 
 _MIN_SCORE = 0.5
 TOKEN = regex.compile(r"<[A-Z_]+_[0-9a-f]{8}>")
@@ -87,7 +87,7 @@ class TextScrubber:
         other records scrubbed with it: a text shared by records is analyzed once, but NER's findings in
         it count only for the records whose knowledge left a word of it unexplained.
         """
-        allowed_in: dict[Hashable, Container[str]] = {
+        allowed_in: dict[Hashable, Words] = {
             record: Lexicon(self.allow_list, {fold(word) for word in words})
             for record, words in (vocabulary or {}).items()
         }
@@ -229,19 +229,26 @@ _SENTENCE_BREAK = regex.compile(
 """Where a sentence ends: after . ! ? or ;, but not after a title or an initial ("Dr. Ana", "J. Smith")."""
 
 
-def _unexplained_words(text: str, explained: Container[str]) -> set[str]:
+def _unexplained_words(text: str, explained: Lexicon) -> set[str]:
     """The capitalised words of `text`, folded and without a possessive 's, that are neither in
     `explained` nor part of a phrase in it ('Deep' of 'Deep Learning', 'Co' of 'Co-founder')."""
     capitalised = {_POSSESSIVE.sub("", fold(word)) for word in _CAPITALISED_WORD.findall(text)}
-    if all(word in explained for word in capitalised):
+    if not explained.missing(capitalised):
         return set()
     written = _TEXT_WORD.findall(text)
     words = [_POSSESSIVE.sub("", fold(word)) for word in written]
-    covered = [word in explained for word in words]
-    for size in range(2, _LONGEST_PHRASE + 1):
-        for start in range(len(words) - size + 1):
-            if " ".join(words[start : start + size]) in explained:
-                covered[start : start + size] = [True] * size
+    unknown = explained.missing(set(words))
+    covered = [word not in unknown for word in words]
+    phrases = {
+        (start, size): " ".join(words[start : start + size])
+        for size in range(2, _LONGEST_PHRASE + 1)
+        for start in range(len(words) - size + 1)
+        if not all(covered[start : start + size])
+    }
+    not_allowed = explained.missing(set(phrases.values()))
+    for (start, size), phrase in phrases.items():
+        if phrase not in not_allowed:
+            covered[start : start + size] = [True] * size
     pairs = zip(words, written, covered, strict=True)
     return {word for word, shown, done in pairs if shown[0].isupper() and not done}
 

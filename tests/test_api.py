@@ -14,6 +14,7 @@ SAMPLE = Path(__file__).parent.parent / "sample_data"
 
 def test_public_names_are_pinned() -> None:
     assert sorted(toolkit.__all__) == [
+        "JobFault",
         "ProfileSet",
         "RejectReason",
         "Release",
@@ -95,5 +96,6 @@ def test_scrub_frame_and_key_errors() -> None:
 
 def test_run_returns_the_report(tmp_path: Path) -> None:
     report = toolkit.run([SAMPLE], tmp_path / "release", key=SECRET)
-    assert report.exit_code == 0
-    assert report.to_json()["release"]["written"] is True
+    assert report["exit_code"] == 0
+    assert report["release"]["written"] is True
+    assert "inputs" not in report

@@ -1,13 +1,13 @@
 """The analysis engine: NER with nothing but the NER component, the same entities as the full pipeline,
-and the same spans whether one process or several do the work."""
+and texts of any length read in pieces that keep their offsets."""
 
 from __future__ import annotations
 
 import pytest
 import spacy
 
-from toolkit.rules import NlpSettings, PrivacyRules
-from toolkit.scrub.engine import NER_ENTITIES, Engine, Span, engine_for
+from toolkit.rules import PrivacyRules
+from toolkit.scrub.engine import MAX_NER_CHARS, NER_ENTITIES, Engine, Span, _pieces
 from toolkit.scrub.text import TextScrubber
 
 TEXTS = [
@@ -37,28 +37,22 @@ def test_ner_alone_finds_what_the_full_pipeline_finds(scrubber: TextScrubber) ->
     assert any(span.entity == "PERSON" for spans in found for span in spans)
 
 
-def test_forked_workers_give_the_same_spans_in_the_same_order(
-    scrubber: TextScrubber, privacy_rules: PrivacyRules
-) -> None:
-    texts = TEXTS * 5
-    one = scrubber.engine
-    assert one.settings.processes == 2
-    assert len(texts) < one.settings.min_texts_per_process
-    shared = engine_for(
-        NlpSettings(model=one.settings.model, processes=2, min_texts_per_process=1),
-        privacy_rules.recognizers,
-        privacy_rules.first_names,
-        privacy_rules.allow_list,
-    )
-    assert shared is not one
-    assert shared.analyze(texts) == one.analyze(texts)
-    assert shared.named_entities(texts) == one.named_entities(texts)
+def test_a_text_longer_than_spacys_limit_is_read_in_pieces_with_offsets_kept(scrubber: TextScrubber) -> None:
+    filler = "the compiler team tuned kernels for weeks. " * 30_000  # 1.3 million characters
+    text = filler + "Kenji Ueda moved from Osaka to Berlin."
+    assert len(text) > scrubber.engine.ner.max_length
+    (spans,) = scrubber.engine.named_entities([text])
+    found = {text[span.start : span.end] for span in spans}
+    assert {"Kenji Ueda", "Osaka", "Berlin"} <= found
 
 
-def test_progress_is_reported_for_every_text(scrubber: TextScrubber) -> None:
-    done: list[int] = []
-    scrubber.engine.named_entities(TEXTS, done.append)
-    assert sum(done) == len(TEXTS)
+@pytest.mark.parametrize("length", [10, MAX_NER_CHARS, MAX_NER_CHARS + 1, 3 * MAX_NER_CHARS + 7])
+def test_pieces_cover_the_text_exactly_and_are_never_too_long(length: int) -> None:
+    text = ("abc de " * length)[:length]
+    pieces = _pieces(text)
+    assert "".join(piece for _, piece in pieces) == text
+    assert all(text[offset : offset + len(piece)] == piece for offset, piece in pieces)
+    assert all(len(piece) <= MAX_NER_CHARS for _, piece in pieces)
 
 
 @pytest.mark.parametrize("ner", [True, False])

@@ -74,7 +74,8 @@ def test_the_release_follows_the_policy(tmp_path: Path, secret: str) -> None:
     assert ids["experience"] <= ids["profiles"]
     report = json.loads((out / "report.json").read_text())
     assert report["release"]["written"] is True
-    assert report["verification"]["passed"] is True
+    assert report["verification"]["persons_suppressed"] == 0
+    assert report["verification"]["persons_checked"] == 2
     assert report["privacy"]["key"] == {"source": "TOOLKIT_SECRET", "linkable_across_runs": True}
     actions = {(c["table"], c["column"]): c["action"] for c in report["privacy"]["columns"]}
     assert actions[("profiles", "name")] == "drop"
@@ -120,21 +121,27 @@ def test_without_a_secret_the_report_says_pseudonyms_do_not_link(
     assert "do not link across runs" in capsys.readouterr().out
 
 
-def test_a_leak_blocks_the_release(tmp_path: Path, secret: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_too_many_suppressed_persons_block_the_release_and_keep_the_earlier_one(
+    tmp_path: Path, secret: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "release"
+    assert main(["run", str(FIXTURES), "--out", str(out)]) == 0
+    earlier = {path.name: path.read_bytes() for path in out.iterdir()}
     rules = tmp_path / "rules"
     shutil.copytree(REPO / "rules", rules)
     policy = rules / "privacy.yaml"
     policy.write_text(policy.read_text().replace("    name: drop ", "    name: keep "))
-    out = tmp_path / "release"
-    out.mkdir()
-    (out / "skills.parquet").write_bytes(b"stale table from an earlier run")
-    assert main(["run", str(FIXTURES), "--out", str(out), "--rules", str(rules)]) == 1
-    assert sorted(path.name for path in out.iterdir()) == ["report.json"]
-    report = json.loads((out / "report.json").read_text())
+    assert main(["run", str(FIXTURES), "--out", str(out), "--rules", str(rules)]) == 3
+    assert {path.name: path.read_bytes() for path in out.iterdir()} == earlier
+    private = tmp_path / "release.private"
+    report = json.loads((private / "report.json").read_text())
     assert report["release"]["written"] is False
+    assert report["verification"]["persons_suppressed"] == 1  # the résumé has no name line
+    assert report["verification"]["blocked"] is True
     hits = report["verification"]["hits"]
-    assert {"table": "profiles", "column": "name", "kind": "identifier", "values": 1} in hits
-    assert "Maribel" not in (out / "report.json").read_text()
+    assert {"table": "profiles", "column": "name", "kind": "own_identifier", "values": 1} in hits
+    assert "Maribel" not in (private / "report.json").read_text()
+    assert pl.read_parquet(private / "suppressed" / "profiles.parquet").height == 1
     assert "release BLOCKED" in capsys.readouterr().out
 
 
@@ -179,8 +186,9 @@ def test_the_release_is_byte_identical_across_processes_and_hash_seeds(tmp_path:
 
 def test_verification_ignores_pseudonyms_but_not_kept_columns(privacy_rules: PrivacyRules) -> None:
     source = toolkit.parse([FIXTURES])
+    person = source.profiles["profile_id"][0]
     iban_like = "GB82WEST12345698765432"
     release = {"profiles": pl.DataFrame({"profile_id": [iban_like], "employer": ["Kestrel"]})}
-    assert verify(release, source, privacy_rules).passed
+    assert not verify(release, source, privacy_rules, {iban_like: person}).suppressed
     release = {"profiles": pl.DataFrame({"profile_id": ["abc"], "employer": [iban_like]})}
-    assert not verify(release, source, privacy_rules).passed
+    assert verify(release, source, privacy_rules, {"abc": person}).suppressed == {person: "contact"}

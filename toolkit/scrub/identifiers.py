@@ -72,6 +72,9 @@ class RecordIdentifiers:
     """Variant (folded) -> identity, for one record."""
 
     allow_list: Words
+    everyday: Words = frozenset()
+    """Everyday words: a two-letter word of another person's name is propagated only when it is not one
+    and not plain ASCII ('Vũ' is, 'An' and 'Li' are not: too many false hits)."""
     variants: dict[str, Identity] = field(default_factory=dict)
     any_case: set[str] = field(default_factory=set)
     """Folded variants found in any case."""
@@ -119,7 +122,8 @@ class RecordIdentifiers:
         for surname in _particle_surname(words):
             self._add(surname, identity)
         for word in words:
-            if (word[:1].isupper() or any_case) and word.lower() not in PARTICLES and len(word) > _MIN_TOKEN:
+            short = len(word) <= _MIN_TOKEN and (word.isascii() or fold(word) in self.everyday)
+            if (word[:1].isupper() or any_case) and word.lower() not in PARTICLES and not short:
                 self._add(word, identity, capitalised=not any_case)
 
     def add_found(self, entity: str, text: str) -> None:

@@ -46,16 +46,18 @@ class Keyring:
 
 
 def keyring(key_file: Path | None = None) -> Keyring:
-    """The key from `key_file`, else from TOOLKIT_SECRET, else a random one for this run."""
+    """The key from `key_file`, else from TOOLKIT_SECRET, else a random one for this run. Both sources
+    follow one policy: white space around the secret (a final newline) is not part of it, and a secret
+    that is empty or white space only, or shorter than 16 bytes, is refused."""
     if key_file is not None:
         try:
-            key = key_file.read_bytes().strip()
+            key = key_file.read_bytes()
         except OSError as exc:
             raise UsageError(f"{key_file}: cannot read the key file ({exc.strerror or exc})") from None
         return Keyring(_checked(key, str(key_file)), "key file")
     secret = os.environ.get(SECRET_VARIABLE)
     if secret is not None:
-        return Keyring(_checked(secret.encode(), SECRET_VARIABLE), SECRET_VARIABLE)
+        return Keyring(_checked(os.fsencode(secret), SECRET_VARIABLE), SECRET_VARIABLE)
     return Keyring(secrets.token_bytes(32), "random per run")
 
 
@@ -65,6 +67,9 @@ def from_secret(secret: bytes, source: str) -> Keyring:
 
 
 def _checked(key: bytes, where: str) -> bytes:
+    key = key.strip()
+    if not key:
+        raise UsageError(f"{where}: the secret is empty or only white space")
     if len(key) < _MIN_SECRET_BYTES:
         raise UsageError(f"{where}: the secret must be at least {_MIN_SECRET_BYTES} bytes long")
     return key

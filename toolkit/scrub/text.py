@@ -95,7 +95,9 @@ class TextScrubber:
 
         def identifiers_of(record: Hashable) -> RecordIdentifiers:
             if record not in records:
-                records[record] = RecordIdentifiers(allowed_in.get(record, self.allow_list))
+                records[record] = RecordIdentifiers(
+                    allowed_in.get(record, self.allow_list), self.common_words
+                )
             return records[record]
 
         for record, record_seeds in (seeds or {}).items():
@@ -153,9 +155,9 @@ class TextScrubber:
     def _needing_ner(self, texts: Iterable[str], identifiers: RecordIdentifiers) -> list[_Need]:
         """The sentences of one record's texts that need NER, with the text and offset of each: those with
         a capitalised word that is neither an allowed term, nor an everyday word, nor a word of a name the
-        record already knows (those are found without NER)."""
+        record already knows alone (those are found without NER)."""
         explained = Lexicon(identifiers.allow_list, self.common_words)
-        known = {word for variant in identifiers.all_folded() for word in variant.split()}
+        known = {variant for variant in identifiers.all_folded() if " " not in variant}
         needs: list[_Need] = []
         for text in texts:
             if not _unexplained_words(text, explained):

@@ -216,9 +216,10 @@ class _Workers:
         if self.count == 1:
             _init_state_here(self.state)
         else:
-            self.pool = multiprocessing.get_context("spawn").Pool(
-                self.count, initializer=_init_worker, initargs=(self.state,)
-            )
+            with _quiet_stderr():  # the driver owns the terminal: workers report through their results
+                self.pool = multiprocessing.get_context("spawn").Pool(
+                    self.count, initializer=_init_worker, initargs=(self.state,)
+                )
         return self
 
     def map(self, work: Callable[[_T], _R], tasks: Iterable[_T]) -> Iterator[_R]:
@@ -243,6 +244,19 @@ class _Workers:
             self.pool.join()
         _STATE = None
         _NAMES.clear()
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Standard error is /dev/null for the processes started inside (they inherit file descriptor 2)."""
+    saved, quiet = os.dup(2), os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(quiet, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(quiet)
 
 
 def _init_state_here(state: _WorkerState) -> None:
@@ -477,6 +491,8 @@ def run_job(
 
 def _check_folders(inputs: Sequence[str], out_dir: Path, private_dir: Path) -> None:
     release, private = out_dir.resolve(), private_dir.resolve()
+    if release == Path.cwd().resolve() or private == Path.cwd().resolve():
+        raise UsageError("the release and private folders must not be the current folder")
     if private == release or release in private.parents or private in release.parents:
         raise UsageError(f"the private folder {private_dir} must be outside the release folder {out_dir}")
     for given in inputs:
@@ -484,8 +500,6 @@ def _check_folders(inputs: Sequence[str], out_dir: Path, private_dir: Path) -> N
         for name, folder in (("release", release), ("private", private)):
             if folder == source or source in folder.parents or folder in source.parents:
                 raise UsageError(f"the {name} folder {folder} and the input {given} must not overlap")
-    if release == Path.cwd().resolve() or private == Path.cwd().resolve():
-        raise UsageError("the release and private folders must not be the current folder")
     check_replaceable(out_dir, "release folder")
     check_replaceable(private_dir, "private folder")
 

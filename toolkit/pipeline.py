@@ -101,7 +101,10 @@ def validate(
 
 def default_private_dir(out_dir: Path) -> Path:
     """Where private outputs go unless told: a sibling of the release, `<out>.private/`."""
-    return out_dir.with_name(out_dir.name + ".private")
+    named = out_dir if out_dir.name else out_dir.resolve()
+    if not named.name:
+        raise UsageError(f"{out_dir}: the release folder must be a folder of its own, not the root")
+    return named.with_name(named.name + ".private")
 
 
 def run(

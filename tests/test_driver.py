@@ -88,7 +88,7 @@ def test_a_word_one_profile_calls_a_project_is_still_a_person_in_another(
         "tessellate-ai/tessera", "acme/jordan").replace("Maribel", "Ines").encode())  # fmt: skip
     for batches in ([[mentions]], [[mentions, owner]], [[owner], [mentions]]):
         released = _released_by_person(batches, rules, quality_rules, privacy_rules)
-        summaries = [rows["profiles"][0]["summary"] for rows in released.values()]
+        summaries = [str(rows["profiles"][0]["summary"]) for rows in released.values()]
         text = next(summary for summary in summaries if "pairs weekly" in summary)
         assert "Jordan" not in text, batches
 

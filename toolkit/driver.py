@@ -59,8 +59,9 @@ _PART = "part-{:06d}.parquet"
 @dataclass(frozen=True)
 class JobRules:
     parsing: ParsingRules
-    quality: QualityRules
-    privacy: PrivacyRules
+    quality: QualityRules | None = None
+    """None only for a job that only parses."""
+    privacy: PrivacyRules | None = None
 
 
 @dataclass(frozen=True)
@@ -187,8 +188,10 @@ def _process_task(task: tuple[int, dict[str, pl.Series]]) -> tuple[int, BatchSta
         firsts = pl.read_parquet(names_file.with_name("first_words.parquet")).get_column("first").to_list()
         _NAMES[names_file] = NameIndex(frozenset(digests), frozenset(firsts))
     context = BatchContext(names=_NAMES[names_file], repeated=repeated)
-    rules = state.rules
-    result = process_batch(parsed, rules.quality, rules.privacy, state.keys, context)
+    quality, privacy = state.rules.quality, state.rules.privacy
+    assert quality is not None, "a parse-only job processes no batch"
+    assert privacy is not None, "a parse-only job processes no batch"
+    result = process_batch(parsed, quality, privacy, state.keys, context)
     for kind, frames in (("release", result.release), ("quarantine", result.quarantine),
                          ("suppressed", result.suppressed)):  # fmt: skip
         for table, frame in frames.items():
@@ -459,20 +462,51 @@ def run_job(
     staging folders before they are published. Raises `UsageError` before any work, `JobFault` when the
     job cannot finish (nothing is published then)."""
     _check_folders(inputs, out_dir, private_dir)
-    for target in (out_dir, private_dir):
+    with _staged(out_dir, private_dir) as (release_stage, private_stage):
+        outcome = _run_phases(inputs, release_stage, private_stage, rules, keys, settings)
+        report(outcome, release_stage, private_stage)
+        shutil.rmtree(private_stage / "work", ignore_errors=True)
+        publish(private_stage, private_dir)
+        if outcome.written:
+            publish(release_stage, out_dir)
+    return outcome
+
+
+def parse_job(
+    inputs: Sequence[str], out_dir: Path, parsing: ParsingRules, settings: JobSettings
+) -> tuple[int, pl.DataFrame]:
+    """Phase 1 alone, published as `out_dir/<table>.parquet` (private data): the number of profiles and
+    the rejects. Memory is flat as in `run_job`; `out_dir` is replaced whole or not at all."""
+    _check_outputs(inputs, {"output": out_dir})
+    with _staged(out_dir) as (stage,):
+        work = stage / ".work"
+        batches, count, workers = _inputs(inputs, settings)
+        state = _WorkerState(JobRules(parsing), Keyring(b"\0" * 32, "unused"), work)
+        with _Workers(workers, state) as pool, Progress(count, "parse", enabled=settings.progress) as tick:
+            for done in pool.map(_parse_task, enumerate(batches)):
+                tick(done.rows["profiles"] + done.rows["rejects"])
+        for table, schema in TABLE_SCHEMAS.items():
+            _concat_parts(work / "parsed", table, dict(schema), stage / f"{table}.parquet")
+        shutil.rmtree(work)
+        profiles = pl.scan_parquet(stage / "profiles.parquet").select(pl.len()).collect().item()
+        rejects = pl.read_parquet(stage / "rejects.parquet")
+        publish(stage, out_dir)
+    return int(profiles), rejects
+
+
+@contextlib.contextmanager
+def _staged(*targets: Path) -> Iterator[tuple[Path, ...]]:
+    """Fresh staging folders for `targets`, removed on the way out whatever happens; a signal, a full
+    disk or a bug inside becomes one `JobFault` (nothing that was not published yet will be)."""
+    for target in targets:
         remove_stale_staging(target)
-    release_stage, private_stage = staging_for(out_dir), staging_for(private_dir)
+    stages = tuple(staging_for(target) for target in targets)
     try:
         with _signals_end_the_job():
-            for stage in (release_stage, private_stage):
+            for stage in stages:
                 shutil.rmtree(stage, ignore_errors=True)
                 stage.mkdir(parents=True)
-            outcome = _run_phases(inputs, release_stage, private_stage, rules, keys, settings)
-            report(outcome, release_stage, private_stage)
-            shutil.rmtree(private_stage / "work", ignore_errors=True)
-            publish(private_stage, private_dir)
-            if outcome.written:
-                publish(release_stage, out_dir)
+            yield stages
     except KeyboardInterrupt:
         raise JobFault("interrupted (SIGINT): nothing was published") from None
     except _Interrupted as signal_name:
@@ -484,24 +518,29 @@ def run_job(
     except Exception as exc:  # a bug: still one line, and nothing half-published
         raise JobFault(f"internal error ({exc.__class__.__name__}: {exc}): nothing was published") from exc
     finally:
-        for stage in (release_stage, private_stage):
+        for stage in stages:
             shutil.rmtree(stage, ignore_errors=True)
-    return outcome
+
+
+def _check_outputs(inputs: Sequence[str], outputs: dict[str, Path]) -> None:
+    """No output may be the current folder, hold an input or lie inside one, or be someone's folder."""
+    cwd = Path.cwd().resolve()
+    for name, folder in outputs.items():
+        resolved = folder.resolve()
+        if resolved == cwd:
+            raise UsageError(f"the {name} folder must not be the current folder")
+        for given in inputs:
+            source = Path(given).resolve()
+            if resolved == source or source in resolved.parents or resolved in source.parents:
+                raise UsageError(f"the {name} folder {folder} and the input {given} must not overlap")
+        check_replaceable(folder, f"{name} folder")
 
 
 def _check_folders(inputs: Sequence[str], out_dir: Path, private_dir: Path) -> None:
     release, private = out_dir.resolve(), private_dir.resolve()
-    if release == Path.cwd().resolve() or private == Path.cwd().resolve():
-        raise UsageError("the release and private folders must not be the current folder")
     if private == release or release in private.parents or private in release.parents:
         raise UsageError(f"the private folder {private_dir} must be outside the release folder {out_dir}")
-    for given in inputs:
-        source = Path(given).resolve()
-        for name, folder in (("release", release), ("private", private)):
-            if folder == source or source in folder.parents or folder in source.parents:
-                raise UsageError(f"the {name} folder {folder} and the input {given} must not overlap")
-    check_replaceable(out_dir, "release folder")
-    check_replaceable(private_dir, "private folder")
+    _check_outputs(inputs, {"release": out_dir, "private": private_dir})
 
 
 def _run_phases(
@@ -512,6 +551,9 @@ def _run_phases(
     keys: Keyring,
     settings: JobSettings,
 ) -> JobOutcome:
+    quality, privacy = rules.quality, rules.privacy
+    assert quality is not None, "the whole job needs every rules file"
+    assert privacy is not None, "the whole job needs every rules file"
     work = private_stage / "work"
     parsed = work / "parsed"
     batches, count, workers = _inputs(inputs, settings)
@@ -523,7 +565,7 @@ def _run_phases(
                 rows_before.append(done.rows)
                 tick(done.rows["profiles"] + done.rows["rejects"])
         _names_pass(parsed)
-        repeated = _repeated_pass(parsed, rules.quality, len(rows_before))
+        repeated = _repeated_pass(parsed, quality, len(rows_before))
         stats = BatchStats()
         offsets: Counter[str] = Counter()
         with Progress(sum(r["profiles"] for r in rows_before), "scrub", enabled=settings.progress) as tick:
@@ -532,25 +574,25 @@ def _run_phases(
                 stats.merge(batch_stats, dict(offsets))
                 offsets.update(rows_before[batch])
                 tick(rows_before[batch]["profiles"])
-    findings = stats.final_findings(rules.quality)
+    findings = stats.final_findings(quality)
     persons = stats.verification.persons_checked
-    budget = math.floor(rules.privacy.policy.verification.max_suppressed * persons)
+    budget = math.floor(privacy.policy.verification.max_suppressed * persons)
     suppressed = sorted(
         (keys.pseudonym("profile_id", person), str(reason))
         for person, reason in stats.verification.suppressed.items()
     )
     written = len(suppressed) <= budget
-    rejects = _collect_private(work, private_stage, rules.privacy)
+    rejects = _collect_private(work, private_stage)
     released_rows: dict[str, int] = {}
     if written:
-        schemas = released_schema(rules.privacy)
+        schemas = released_schema(privacy)
         for table in RELEASED_TABLES:
             target = release_stage / f"{table}.parquet"
             released_rows[table] = _concat_parts(work / "release", table, schemas[table], target)
     return JobOutcome(
         stats=stats,
         findings=findings,
-        rules_checked=len(rules.quality.rules),
+        rules_checked=len(quality.rules),
         rejects=rejects,
         profiles=stats.rows["profiles"],
         suppressed=suppressed,
@@ -560,7 +602,7 @@ def _run_phases(
     )
 
 
-def _collect_private(work: Path, private_stage: Path, privacy: PrivacyRules) -> pl.DataFrame:
+def _collect_private(work: Path, private_stage: Path) -> pl.DataFrame:
     """Quarantined and suppressed rows, and the rejects, into the private folder; the rejects."""
     for kind in ("quarantine", "suppressed"):
         for table in RELEASED_TABLES:

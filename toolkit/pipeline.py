@@ -10,7 +10,7 @@ from typing import Any
 
 import polars as pl
 
-from toolkit.driver import JobOutcome, JobRules, JobSettings, run_job
+from toolkit.driver import JobOutcome, JobRules, JobSettings, parse_job, run_job
 from toolkit.errors import Exit, UsageError
 from toolkit.io import (
     discover,
@@ -19,11 +19,9 @@ from toolkit.io import (
     read_tables,
     write_frames,
     write_table,
-    write_tables,
 )
 from toolkit.model import ProfileSet
 from toolkit.parse import parse_inputs
-from toolkit.progress import Progress
 from toolkit.publish import write_json
 from toolkit.quality import validate_tables
 from toolkit.report import Report, job_envelope
@@ -35,36 +33,37 @@ EXIT_CLEAN, EXIT_FINDINGS = int(Exit.CLEAN), int(Exit.FINDINGS)
 
 @dataclass(frozen=True)
 class ParseOutcome:
-    tables: ProfileSet
+    profiles: int
+    rejects: pl.DataFrame
 
     @property
     def clean(self) -> bool:
         """True when every input became a profile."""
-        return self.tables.rejects.is_empty()
+        return self.rejects.is_empty()
 
     def summary(self) -> str:
         """One line: how many inputs, profiles and rejects (with their reasons)."""
-        profiles = self.tables.profiles.height
-        rejects = self.tables.rejects.height
-        line = f"parsed {profiles + rejects} inputs: {profiles} profiles, {rejects} rejected"
+        rejects = self.rejects.height
+        line = f"parsed {self.profiles + rejects} inputs: {self.profiles} profiles, {rejects} rejected"
         if rejects:
-            reasons = Counter(self.tables.rejects["reason"].to_list())
+            reasons = Counter(self.rejects["reason"].to_list())
             line += " (" + ", ".join(f"{reason}: {n}" for reason, n in sorted(reasons.items())) + ")"
         return line
 
 
 def parse(inputs: Sequence[str], rules: ParsingRules) -> ProfileSet:
-    """Parse every input under `inputs` (files or folders), with a progress bar on a terminal."""
-    found = discover(inputs)
-    with Progress(len(found), "parse") as tick:
-        return parse_inputs(found, rules, on_progress=tick)
+    """Parse every input under `inputs` (files or folders) into tables in memory (for the API and
+    `validate`; `parse_to_dir` streams instead)."""
+    return parse_inputs(discover(inputs), rules)
 
 
-def parse_to_dir(inputs: Sequence[str], out_dir: Path, rules: ParsingRules) -> ParseOutcome:
-    """Parse every input under `inputs` and write all contract tables (private data) to `out_dir`."""
-    tables = parse(inputs, rules)
-    write_tables(tables, out_dir)
-    return ParseOutcome(tables)
+def parse_to_dir(
+    inputs: Sequence[str], out_dir: Path, rules: ParsingRules, settings: JobSettings | None = None
+) -> ParseOutcome:
+    """Parse every input under `inputs` and publish all contract tables (private data) in `out_dir`,
+    streaming batch by batch (see `toolkit.driver.parse_job`)."""
+    profiles, rejects = parse_job(inputs, out_dir, rules, settings or JobSettings())
+    return ParseOutcome(profiles, rejects)
 
 
 def load(inputs: Sequence[str], rules: ParsingRules) -> ProfileSet:

@@ -19,8 +19,9 @@ from typing import Any
 from toolkit.errors import UsageError
 
 STAGING_MARK = ".staging-"
-RELEASE_MARKER = "report.json"
-"""Written last into a release folder: a folder with it is a finished output of this toolkit."""
+OUTPUT_MARKERS = ("report.json", "profiles.parquet")
+"""A folder holding one of these is an output of this toolkit (a release or private folder, whose
+report.json is written last; a folder of parsed tables), which a new run may replace whole."""
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
@@ -57,7 +58,7 @@ def _alive(pid: int) -> bool:
 
 def check_replaceable(target: Path, what: str) -> None:
     """`target` may be replaced: it does not exist, is an empty folder, or is an output of this toolkit
-    (it holds report.json). Anything else is a folder of someone's own: `UsageError`."""
+    (see `OUTPUT_MARKERS`). Anything else is a folder of someone's own: `UsageError`."""
     if not target.exists() and not target.is_symlink():
         return
     if not target.is_dir() or target.is_symlink():
@@ -66,7 +67,7 @@ def check_replaceable(target: Path, what: str) -> None:
         entries = [entry.name for entry in target.iterdir()]
     except OSError as exc:
         raise UsageError(f"{target}: cannot list the {what} ({exc.strerror or exc})") from None
-    if entries and RELEASE_MARKER not in entries:
+    if entries and not set(OUTPUT_MARKERS) & set(entries):
         raise UsageError(
             f"{target}: the {what} exists, is not empty and is not an output of toolkit; give a new folder"
         )

@@ -3,10 +3,11 @@
 Three searches over every text cell of a person's released rows (lists included; pseudonymized columns
 are skipped: their values are this toolkit's own keyed hashes, hex that can look like anything):
 1. the person's own direct identifiers from the parsed structure: their name, each part of it and "Last,
-   First", and the names of the other people their record names (supervisors: the whole name, and the
-   parts that are neither allowed terms nor everyday words), folded (case, accents, white space) and on
-   word boundaries. A single name word is only ever searched inside its own record: "Page" is somebody's
-   surname and everybody else's ordinary word;
+   First", the e-mail local parts and @handles in their source text (found with this
+   module's own patterns), and the names of the other people their record names (supervisors: the whole
+   name, and the parts that are neither allowed terms nor everyday words), folded (case, accents, white
+   space) and on word boundaries. A single name word is only ever searched inside its own record: "Page"
+   is somebody's surname and everybody else's ordinary word;
 2. the whole names (two words or more) of everyone in the dataset, in every record (`NameIndex`, built by a
    dataset-wide pass before any batch is scrubbed, so the result does not depend on the batch);
 3. a re-scan with the contact recognizers of `rules/recognizers.yaml` (e-mails, phones, URLs, handles,
@@ -143,8 +144,29 @@ class _Person:
         return None
 
 
-def _person(names: Iterable[str], others: Iterable[str], ordinary: Container[str]) -> _Person:
+_EMAIL_LOCAL = regex.compile(r"([\p{L}\p{N}][\p{L}\p{N}._%+-]*)@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+")
+_AT_HANDLE = regex.compile(r"(?<![\w.@])@([A-Za-z0-9_][A-Za-z0-9_.-]{2,})")
+
+
+def contact_handles(text: str) -> Iterator[str]:
+    """Parts of the contacts in a source text that identify their owner on their own: an e-mail's local
+    part, an @handle. Found with this module's own patterns, not the scrubber's. (A URL's account is not
+    taken: "github.com/openxla" names a project as often as a person; a URL that survives is found by
+    the contact re-scan.)"""
+    for match in _EMAIL_LOCAL.finditer(text):
+        yield match.group(1)
+    for match in _AT_HANDLE.finditer(text):
+        yield match.group(1)
+
+
+def _person(
+    names: Iterable[str], others: Iterable[str], ordinary: Container[str], handles: Iterable[str] = ()
+) -> _Person:
     own: set[tuple[str, ...]] = set()
+    for handle in handles:
+        parts = tuple(_WORDS.findall(fold(handle)))
+        if parts and len("".join(parts)) >= 4 and not all(part in ordinary for part in parts):
+            own.add(parts)
     for name in names:
         words = name_words(name)
         if words:
@@ -197,10 +219,23 @@ def verify(
     own_names: dict[str, list[str]] = defaultdict(list)
     for profile_id, name in source.profiles.select("profile_id", "name").iter_rows():
         own_names[profile_id].extend([name] if name else [])
+    handles: dict[str, set[str]] = defaultdict(set)
+    for _, frame in source.tables():
+        if "profile_id" not in frame.columns:
+            continue
+        owners = frame.get_column("profile_id").to_list()
+        for _, row, text in _text_cells(frame, ("profile_id", "source")):
+            if "@" in text:
+                handles[owners[row]].update(contact_handles(text))
     ordinary = Lexicon(rules.allow_list, rules.common_words)
     people = {
-        profile_id: _person(own_names.get(profile_id, ()), supervisors.get(profile_id, ()), ordinary)
-        for profile_id in {*own_names, *supervisors}
+        profile_id: _person(
+            own_names.get(profile_id, ()),
+            supervisors.get(profile_id, ()),
+            ordinary,
+            handles.get(profile_id, ()),
+        )
+        for profile_id in {*own_names, *supervisors, *handles}
     }
     result = Verification(persons_checked=len(own_names))
     for table, frame in release.items():

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from toolkit.parse import parse_bytes
 from toolkit.parse.collect import collect
 from toolkit.rules import load_parsing_rules
-from tools.synth import Generated, profiles
+from tools.profiles import Generated, profiles
 
 
 def in_process(docs: list[Generated]) -> float:

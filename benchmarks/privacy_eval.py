@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python benchmarks/privacy_eval.py [--docs N] [--seed S] [--keep DIR] [--no-presidio]
 
-Generates N fictional documents with planted identifiers (tools/planted.py), then:
+Generates N fictional documents with planted identifiers (tools/profiles, planted style), then:
 - Presidio alone (benchmarks/presidio_alone.py) analyzes and anonymizes each whole document;
 - the toolkit runs as a process, `toolkit run DOCS --out RELEASE`, and its release is read back: a release
   has pseudonymous profile ids and no source column, so its rows cannot be traced to documents and the
@@ -10,7 +10,9 @@ Generates N fictional documents with planted identifiers (tools/planted.py), the
 
 Metrics, side by side (text compared folded for case, accents and white space, on word boundaries):
   (a) planted person identifiers surviving: (document, identifier) pairs still found (target 0); forms that
-      fold to the same text count once, under the first kind listed ("MARIA DA CUNHA" is the full name);
+      fold to the same text count once, under the first kind listed ("MARIA DA CUNHA" is the full name).
+      Employers named after a surname of the set ("Okafor Partners", each document's `namesake_employers`)
+      are ordinary words, not searched: they do not count as Okafor's surname surviving;
   (b) other people's full names surviving, as a share of (document, name) pairs (target <= 1%);
   (c) technical words surviving in the free text: per word, min(count after, count before) summed over the
       set, over the count before (target >= 95%). The planted documents hold these words only in free text;
@@ -26,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -45,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import polars as pl
 
 from benchmarks.presidio_alone import anonymize_documents, build
-from tools.planted import Planted, documents, fold, string_cells, word_pattern, write
+from tools.profiles import Planted, documents, fold, string_cells, word_pattern, write
 
 RELEASE_TABLES = ("profiles", "education", "skills", "contributions", "experience", "awards")
 FREE_TEXT_COLUMNS = {
@@ -105,10 +108,11 @@ def score(system: str, docs: Sequence[Planted], texts: Sequence[str], technical_
     """Score one system. `texts[i]` is where doc i's identifiers and other names are looked for (its own
     output, or the whole release for every doc); `technical_text` is the system's free text, all docs."""
     folded_cache: dict[int, str] = {}
+    unnamed = namesakes_removed(docs)
 
     def folded(text: str) -> str:
         if id(text) not in folded_cache:
-            folded_cache[id(text)] = fold(text)
+            folded_cache[id(text)] = unnamed(fold(text))
         return folded_cache[id(text)]
 
     identifiers, others = 0, 0
@@ -143,6 +147,15 @@ def score(system: str, docs: Sequence[Planted], texts: Sequence[str], technical_
     return Metrics(
         system, len(docs), identifiers, surviving, by_kind, others, others_surviving, before, after
     )
+
+
+def namesakes_removed(docs: Sequence[Planted]) -> Callable[[str], str]:
+    """A function that blanks, in folded text, the set's employers named after a surname."""
+    names = sorted({fold(name) for doc in docs for name in doc.namesake_employers}, key=len, reverse=True)
+    if not names:
+        return lambda text: text
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, names)) + r")(?!\w)")
+    return lambda text: pattern.sub(_CELL_SEPARATOR, text)
 
 
 def evaluate_presidio(docs: Sequence[Planted], outputs: Sequence[str]) -> Metrics:
@@ -193,7 +206,7 @@ def evaluate(release_dir: Path, docs: Sequence[Planted]) -> Metrics:
 
 
 def _identifiers_in(text: str, docs: Sequence[Planted]) -> list[str]:
-    haystack = fold(text)
+    haystack = namesakes_removed(docs)(fold(text))
     values = {value for doc in docs for value in [*doc.person_identifiers, *doc.other_names]}
     return sorted(value for value in values if word_pattern(value).search(haystack))
 

@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python benchmarks/scrub_speed.py [--docs N] [--runs R] [--seed S]
 
-The planted documents of tools/planted.py are written to a folder; then, as child processes (wall clock,
+The planted documents of tools/profiles are written to a folder; then, as child processes (wall clock,
 start-up and model loading included, medians of R runs), with OPENBLAS_NUM_THREADS=1 and OMP_NUM_THREADS=1:
 - Presidio alone: `python -m benchmarks.presidio_alone FOLDER` (default engines, analyze + anonymize);
 - the toolkit: `toolkit run FOLDER --out TMP` (the whole job: parse, validate, scrub, verify, write);
@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tools.planted import documents, write
+from tools.profiles import documents, write
 
 ROOT = Path(__file__).resolve().parent.parent
 CHILD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}

@@ -24,7 +24,7 @@ from toolkit.model import ProfileSet, empty_frame
 from toolkit.quality import validate_tables
 from toolkit.quality.checks import plan
 from toolkit.rules import load_quality_rules
-from tools.synth import SKILLS
+from tools.profiles import SKILLS
 
 SKILLS_PER_PROFILE = 20
 

@@ -12,7 +12,7 @@ import pytest
 
 from toolkit.cli import main
 from tools.make_sample_data import COUNT, SEED
-from tools.synth import profiles
+from tools.profiles import profiles
 
 REPO = Path(__file__).parent.parent
 SAMPLE = REPO / "sample_data"

@@ -1,4 +1,4 @@
-"""Development aid: show which identifiers the leak check finds in a would-be release, with the text.
+"""Development aid: show which released text made verification suppress a person, with the text.
 
 Prints personal data from the inputs: run it only on fictional data. Run: python -m tools.explain_leaks DIR
 """
@@ -14,27 +14,26 @@ from toolkit.quality import validate_tables
 from toolkit.rules import load_privacy_rules, load_quality_rules
 from toolkit.scrub import anonymize
 from toolkit.scrub.keys import Keyring
-from toolkit.text import fold
-from toolkit.verify import _WORDS, direct_identifiers
+from toolkit.verify import NameIndex, verify
 
 
 def main(folder: str) -> None:
     rules = load_privacy_rules()
+    keys = Keyring(b"explain leaks, fictional data only", "dev")
     valid = validate_tables(toolkit.parse([folder]), load_quality_rules()).valid
-    release = anonymize(valid, rules, Keyring(b"explain leaks, fictional data only", "dev")).tables
-    identifiers = direct_identifiers(valid, rules.allow_list)
+    release = anonymize(valid, rules, keys).tables
+    ids = {keys.pseudonym("profile_id", pid): pid for pid in valid.profiles["profile_id"]}
+    people = [*valid.profiles["name"].drop_nulls(), *valid.experience["supervisor"].drop_nulls()]
+    names = NameIndex.of(people)
     for table, frame in release.items():
-        for column in frame.columns:
-            series = frame.get_column(column)
-            values = series.explode() if isinstance(series.dtype, pl.List) else series
-            for value in values.drop_nulls().unique():
-                if not isinstance(value, str):
+        for row in frame.iter_rows(named=True):
+            for column, value in row.items():
+                if column == "profile_id" or not isinstance(value, (str, list)):
                     continue
-                words = _WORDS.findall(fold(value))
-                for size in range(1, 6):
-                    for start in range(len(words) - size + 1):
-                        if tuple(words[start : start + size]) in identifiers:
-                            print(f"{table}.{column}: {words[start : start + size]} in {value[:200]!r}")
+                cell = {table: pl.DataFrame({"profile_id": [row["profile_id"]], column: [value]})}
+                found = verify(cell, valid, rules, ids, names).suppressed
+                for reason in found.values():
+                    print(f"{table}.{column}: {reason}: {str(value)[:200]!r}")
 
 
 if __name__ == "__main__":

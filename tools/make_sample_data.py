@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from tools.synth import profiles
+from tools.profiles import profiles
 
 OUT = Path(__file__).parent.parent / "sample_data"
 COUNT = 24

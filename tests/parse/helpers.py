@@ -1,4 +1,4 @@
-"""Shared helpers: parse one text and view the result in the shape `tools.synth` states as expected."""
+"""Shared helpers: parse one text and view the result in the shape `tools.profiles` states as expected."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ PROFILE_KEYS = (
 
 
 def parse_text(text: str | bytes, rules: ParsingRules, source: str = "doc.txt") -> dict[str, Any] | Reject:
-    """Parse one document; return its rows per table (as `tools.synth.Generated.expected`) or the Reject."""
+    """Parse one document; return its rows per table (as `tools.profiles.Profile.expected`) or the Reject."""
     data = text.encode("utf-8") if isinstance(text, str) else text
     result = parse_bytes(source, data, rules)
     if isinstance(result, Reject):

@@ -22,7 +22,7 @@ from toolkit.model import TABLE_SCHEMAS, ProfileSet
 from toolkit.parse import parse_bytes, parse_inputs, parse_paths
 from toolkit.parse.document import Reject
 from toolkit.rules import ParsingRules
-from tools.synth import Generated, profiles
+from tools.profiles import Generated, profiles
 
 GENERATED = profiles(12, seed=5)
 PAGES = [doc for doc in GENERATED if doc.layout == "talent_page"]

@@ -1,4 +1,5 @@
-"""Fictional profiles from tools.synth, with every defect of the seeds, parse into exactly what they state."""
+"""Fictional profiles from tools.profiles, in both styles and with every defect of the seeds, parse into
+exactly what they state."""
 
 from __future__ import annotations
 
@@ -6,12 +7,15 @@ import pytest
 
 from tests.parse.helpers import PROFILE_KEYS, parse_text
 from toolkit.rules import ParsingRules
-from tools.synth import Generated, profiles
+from tools.profiles import Generated, documents, profiles
 
 GENERATED = profiles(300, seed=11)
+PLANTED = documents(150, seed=12)  # Faker's names, planted identifiers, employers named after surnames
+IDS = [f"{i:03d}-{d.layout}" for i, d in enumerate(GENERATED)]
+IDS += [f"planted-{i:03d}-{d.layout}" for i, d in enumerate(PLANTED)]
 
 
-@pytest.mark.parametrize("doc", GENERATED, ids=[f"{i:03d}-{d.layout}" for i, d in enumerate(GENERATED)])
+@pytest.mark.parametrize("doc", GENERATED + PLANTED, ids=IDS)
 def test_generated_profile_parses_to_what_its_text_states(doc: Generated, rules: ParsingRules) -> None:
     parsed = parse_text(doc.text, rules)
     assert isinstance(parsed, dict), parsed
@@ -21,9 +25,10 @@ def test_generated_profile_parses_to_what_its_text_states(doc: Generated, rules:
         assert parsed[table] == doc.expected[table], table
 
 
-def test_generator_covers_both_layouts_and_the_defects() -> None:
-    layouts = {doc.layout for doc in GENERATED}
-    texts = "\n".join(doc.text for doc in GENERATED)
+@pytest.mark.parametrize("docs", [GENERATED, PLANTED], ids=["seed", "planted"])
+def test_generator_covers_both_layouts_and_the_defects(docs: list[Generated]) -> None:
+    layouts = {doc.layout for doc in docs}
+    texts = "\n".join(doc.text for doc in docs)
     assert layouts == {"talent_page", "resume"}
     for defect in (
         "\u00a0",

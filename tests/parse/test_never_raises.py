@@ -15,7 +15,7 @@ from toolkit.parse import LAYOUTS, parse_bytes, parse_inputs
 from toolkit.parse.collect import collect
 from toolkit.parse.document import Document, ParsedProfile, Reject
 from toolkit.rules import ParsingRules
-from tools.synth import Generated, profiles
+from tools.profiles import Generated, profiles
 
 SOURCE = "inbox/doc.txt"
 POOL = profiles(40, seed=23)

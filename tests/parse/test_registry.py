@@ -6,7 +6,7 @@ import pytest
 
 from toolkit.parse.registry import LAYOUTS, detect_layout
 from toolkit.text import clean_lines
-from tools.synth import profiles
+from tools.profiles import profiles
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import polars as pl
 from toolkit.parse import parse_bytes
 from toolkit.parse.collect import collect
 from toolkit.rules import load_parsing_rules
-from tools.synth import profiles
+from tools.profiles import profiles
 
 
 def valid_tables() -> dict[str, pl.DataFrame]:

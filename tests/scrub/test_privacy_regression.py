@@ -9,7 +9,7 @@ import pytest
 
 from benchmarks.privacy_eval import evaluate
 from toolkit.cli import main
-from tools.planted import documents, write
+from tools.profiles import documents, write
 
 
 @pytest.mark.parametrize("seed", [31, 32])

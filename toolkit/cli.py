@@ -13,6 +13,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import argparse
 import json
 import logging
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -281,6 +282,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except JobFault as exc:
         print(f"toolkit: error: {exc}", file=sys.stderr)
         return int(Exit.BLOCKED)
+    except KeyboardInterrupt:  # a signal outside a job's staging (while starting or finishing)
+        print("toolkit: error: interrupted", file=sys.stderr)
+        return int(Exit.BLOCKED)
     except ToolkitError as exc:
         print(f"toolkit: error: {exc}", file=sys.stderr)
         return int(Exit.USAGE)
@@ -289,11 +293,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(Exit.USAGE)
 
 
+def _terminated(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def entry() -> NoReturn:
     """The `toolkit` command: `main`, then an exit that skips the interpreter's teardown. With spaCy and
     Presidio loaded, tearing down thousands of modules takes about half a second and has nothing left to
     do: every output file is closed by then, and only the standard streams need flushing."""
+    signal.signal(signal.SIGTERM, _terminated)
     code = main()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # done: a late Ctrl-C must not undo the exit code
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     logging.shutdown()
     try:
         sys.stdout.flush()

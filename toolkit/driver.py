@@ -364,23 +364,22 @@ def _batch_size(count: int, workers: int, settings: JobSettings) -> int:
 
 
 def _names_pass(parsed: Path) -> None:
-    """Every whole name of the dataset (profiles' names and supervisors) as digests, for verification."""
-    names = (
-        pl.concat(
-            [
-                pl.scan_parquet(parsed / "profiles" / "*.parquet").select(pl.col("name").alias("n")),
-                pl.scan_parquet(parsed / "experience" / "*.parquet").select(pl.col("supervisor").alias("n")),
-            ]
-        )
-        .drop_nulls()
-        .unique()
-        .collect()
-        .get_column("n")
-    )
-    index = NameIndex.of(names)
-    frame = pl.DataFrame({"digest": sorted(index.digests)}, schema={"digest": pl.UInt64})
+    """Every whole name of the dataset (profiles' names and supervisors) as digests, for verification.
+    Read part by part, so only the digests (eight bytes a name) are ever held for the whole dataset."""
+    digests: set[int] = set()
+    firsts: set[str] = set()
+    for table, column in (("profiles", "name"), ("experience", "supervisor")):
+        for part in sorted((parsed / table).glob("part-*.parquet")):
+            names = pl.read_parquet(part, columns=[column]).get_column(column).drop_nulls().unique()
+            index = NameIndex.of(names)
+            digests |= index.digests
+            firsts |= index.firsts
+    frame = pl.DataFrame({"digest": sorted(digests)}, schema={"digest": pl.UInt64})
     _write_part(frame, parsed.parent / "names.parquet")
-    _write_part(pl.DataFrame({"first": sorted(index.firsts)}), parsed.parent / "first_words.parquet")
+    _write_part(
+        pl.DataFrame({"first": sorted(firsts)}, schema={"first": pl.String}),
+        parsed.parent / "first_words.parquet",
+    )
 
 
 def _repeated_pass(parsed: Path, quality: QualityRules, batches: int) -> list[dict[str, pl.Series]]:

@@ -55,14 +55,14 @@ def iter_inputs(inputs: Iterable[str]) -> Iterator[InputFile | ReadFailure]:
     not a regular file becomes a `ReadFailure`, not an error: one bad path must not stop a job. The same
     file reached twice (named and inside a named folder) is read once.
     """
-    seen: set[tuple[int, int]] = set()
+    seen: set[int] = set()  # one int a file (device and inode): small for millions of files
 
     def first_time(path: Path) -> bool:
         try:
             status = path.stat()
         except (OSError, ValueError):
             return True
-        key = (status.st_dev, status.st_ino)
+        key = status.st_ino << 20 ^ status.st_dev
         if key in seen:
             return False
         seen.add(key)

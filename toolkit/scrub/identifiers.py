@@ -22,7 +22,7 @@ from toolkit.text import Words, fold, strip_accents
 
 PARTICLES = frozenset(
     ["van", "von", "der", "den", "de", "da", "das", "do", "dos", "di", "del", "della", "la", "le", "du",
-     "ter", "ten", "bin", "ibn", "al", "el", "y", "e", "zu", "af"]
+     "des", "ter", "ten", "het", "die", "bin", "ibn", "al", "el", "y", "e", "zu", "af"]
 )  # fmt: skip
 _TITLES = regex.compile(r"^(?:(?:dr|prof|mr|mrs|ms|mx)\.?\s+)+", regex.IGNORECASE)
 _CONTACT_PARTS = regex.compile(r"[._\-+]+|\d+")

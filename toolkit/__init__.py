@@ -112,27 +112,13 @@ def anonymize(profiles: ProfileSet, rules_dir: Path | None = None, key: bytes | 
     `key` is the pseudonym secret (at least 16 bytes); without one, TOOLKIT_SECRET is used, else a random
     key whose pseudonyms do not link across runs.
     """
-    from toolkit.scrub import anonymize as apply_policy
-    from toolkit.verify import NameIndex, verify
+    from toolkit.kernels import scrub_and_verify
+    from toolkit.verify import NameIndex
 
     rules = load_privacy_rules(rules_dir)
-    keys = _keyring(key)
-    anonymized = apply_policy(profiles, rules, keys)
-    ids = {
-        keys.pseudonym("profile_id", profile_id): profile_id
-        for _, frame in profiles.tables()
-        if "profile_id" in frame.columns
-        for profile_id in frame.get_column("profile_id").drop_nulls().unique()
-    }
     people = profiles.profiles.get_column("name"), profiles.experience.get_column("supervisor")
     names = NameIndex.of(name for column in people for name in column.drop_nulls())
-    verification = verify(anonymized.tables, profiles, rules, ids, names)
-    suppressed = [keys.pseudonym("profile_id", person) for person in verification.suppressed]
-    gone = pl.Series(suppressed, dtype=pl.String)
-    tables = {
-        table: frame.filter(~pl.col("profile_id").is_in(gone.implode()))
-        for table, frame in anonymized.tables.items()
-    }
+    anonymized, verification, tables = scrub_and_verify(profiles, rules, _keyring(key), names)
     budget = int(rules.policy.verification.max_suppressed * profiles.profiles.height)
     return Release(tables, verification, [action.to_json() for action in anonymized.actions], budget)
 

@@ -27,7 +27,7 @@ from toolkit.parse.document import Reject
 from toolkit.quality import Finding, validate_tables
 from toolkit.quality.findings import MAX_EXAMPLES
 from toolkit.rules import ParsingRules, PrivacyRules, QualityRules
-from toolkit.scrub import RELEASED_TABLES, ColumnAction, Keyring, anonymize
+from toolkit.scrub import RELEASED_TABLES, Anonymized, ColumnAction, Keyring, anonymize
 from toolkit.verify import NameIndex, Verification, verify
 
 SUPPRESSION_REASON = "suppression_reason"
@@ -155,20 +155,8 @@ def process_batch(
     context = context or BatchContext()
     validation = validate_tables(parsed, quality, context.repeated)
     valid = validation.valid
-    anonymized = anonymize(valid, privacy, keys)
-    release_ids = {
-        keys.pseudonym("profile_id", profile_id): profile_id
-        for _, frame in valid.tables()
-        if "profile_id" in frame.columns
-        for profile_id in frame.get_column("profile_id").drop_nulls().unique()
-    }
-    verification = verify(anonymized.tables, valid, privacy, release_ids, context.names)
+    anonymized, verification, release = scrub_and_verify(valid, privacy, keys, context.names)
     suppressed_ids = sorted(verification.suppressed)
-    gone = pl.Series([keys.pseudonym("profile_id", pid) for pid in suppressed_ids], dtype=pl.String)
-    release = {
-        table: frame.filter(~pl.col("profile_id").is_in(gone.implode()))
-        for table, frame in anonymized.tables.items()
-    }
     reasons = pl.DataFrame(
         {
             "profile_id": suppressed_ids,
@@ -191,6 +179,26 @@ def process_batch(
         verification=verification,
     )
     return BatchResult(release, validation.quarantine, suppressed, parsed.rejects, stats)
+
+
+def scrub_and_verify(
+    valid: ProfileSet, privacy: PrivacyRules, keys: Keyring, names: NameIndex
+) -> tuple[Anonymized, Verification, dict[str, pl.DataFrame]]:
+    """The policy applied, every person verified, and the released tables without the suppressed."""
+    anonymized = anonymize(valid, privacy, keys)
+    release_ids = {
+        keys.pseudonym("profile_id", profile_id): profile_id
+        for _, frame in valid.tables()
+        if "profile_id" in frame.columns
+        for profile_id in frame.get_column("profile_id").drop_nulls().unique()
+    }
+    verification = verify(anonymized.tables, valid, privacy, release_ids, names)
+    gone = pl.Series([keys.pseudonym("profile_id", pid) for pid in verification.suppressed], dtype=pl.String)
+    release = {
+        table: frame.filter(~pl.col("profile_id").is_in(gone.implode()))
+        for table, frame in anonymized.tables.items()
+    }
+    return anonymized, verification, release
 
 
 def released_schema(privacy: PrivacyRules) -> dict[str, dict[str, pl.DataType]]:
@@ -218,4 +226,5 @@ __all__: Sequence[str] = (
     "parse_batch",
     "process_batch",
     "released_schema",
+    "scrub_and_verify",
 )

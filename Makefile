@@ -29,6 +29,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/validate_speed.py
 	$(BIN)/python benchmarks/scrub_speed.py
 	$(BIN)/python benchmarks/privacy_eval.py
+	$(BIN)/python benchmarks/scale.py
 
 sample-data: $(BIN)/.installed
 	$(BIN)/python -m tools.make_sample_data

@@ -19,8 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolkit import driver
+from toolkit import driver, pipeline
 from toolkit.cli import main
+from toolkit.driver import JobSettings
 from toolkit.io import iter_inputs
 from toolkit.kernels import BatchContext, SourceRecord, parse_batch, process_batch
 from toolkit.rules import ParsingRules, PrivacyRules, QualityRules
@@ -93,15 +94,24 @@ def test_a_word_one_profile_calls_a_project_is_still_a_person_in_another(
         assert "Jordan" not in text, batches
 
 
-def test_workers_and_batch_sizes_give_a_byte_identical_release(tmp_path: Path, secret: str) -> None:
+def test_workers_and_batch_sizes_give_a_byte_identical_release(
+    tmp_path: Path, parsing_privacy: tuple[ParsingRules, QualityRules, PrivacyRules]
+) -> None:
     releases = []
     for jobs, batch_size in ((1, 500), (2, 3), (2, 7)):
         out = tmp_path / f"{jobs}-{batch_size}"
-        args = ["run", str(SAMPLE), "--out", str(out), "--jobs", str(jobs), "--batch-size", str(batch_size)]
-        assert main(args) == 0
+        settings = JobSettings(jobs=jobs, batch_size=batch_size, progress=False, min_per_worker=1)
+        pipeline.run([str(SAMPLE)], out, *parsing_privacy, KEY, settings=settings)
         releases.append({path.name: path.read_bytes() for path in sorted(out.glob("*.parquet"))})
     assert releases[0] == releases[1] == releases[2]
     assert len(releases[0]) == 6
+
+
+@pytest.fixture
+def parsing_privacy(
+    rules: ParsingRules, quality_rules: QualityRules, privacy_rules: PrivacyRules
+) -> tuple[ParsingRules, QualityRules, PrivacyRules]:
+    return rules, quality_rules, privacy_rules
 
 
 def test_a_person_whose_identifier_survives_is_suppressed_and_the_rest_released(
@@ -269,7 +279,7 @@ def _finished(out: Path) -> dict[str, bytes]:
 def test_a_killed_job_leaves_the_earlier_release_whole(signum: int, tmp_path: Path, secret: str) -> None:
     inputs = tmp_path / "in"
     inputs.mkdir()
-    for index in range(120):  # enough profiles for two workers
+    for index in range(520):  # enough profiles for two workers
         path = SAMPLES[index % len(SAMPLES)]
         text = path.read_text(encoding="utf-8") + f"\n{index}\n"
         (inputs / f"{index:03d}-{path.name}").write_text(text, encoding="utf-8")

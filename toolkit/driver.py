@@ -53,6 +53,9 @@ from toolkit.scrub.keys import Keyring
 from toolkit.verify import NameIndex
 
 DEFAULT_BATCH_SIZE = 500
+MIN_PER_WORKER = 250
+"""Fewer profiles than this per worker are not worth starting a worker process for: a worker spends about
+1.5 s loading spaCy and Presidio, the time it takes to scrub some 200 profiles (2-core machine)."""
 _PART = "part-{:06d}.parquet"
 
 
@@ -71,6 +74,8 @@ class JobSettings:
     batch_size: int = DEFAULT_BATCH_SIZE
     """Profiles per batch at most (fewer when that keeps every worker busy); results do not depend on it."""
     progress: bool = True
+    min_per_worker: int = MIN_PER_WORKER
+    """Profiles a worker process must have at least to be started."""
 
     def workers(self) -> int:
         return self.jobs if self.jobs > 0 else max(1, os.cpu_count() or 1)
@@ -331,10 +336,6 @@ def _parsed_folder_batches(folder: Path, size: int) -> Iterator[ProfileSet]:
         yield as_profile_set(frames)
 
 
-_MIN_PER_WORKER = 50
-"""Fewer profiles than this per worker are not worth starting a worker process for."""
-
-
 def _inputs(inputs: Sequence[str], settings: JobSettings) -> tuple[Iterator[Any], int, int]:
     """The batches of phase 1, the number of items, and how many workers to run."""
     parsed = [given for given in inputs if is_parsed_folder(Path(given))]
@@ -355,7 +356,7 @@ def _inputs(inputs: Sequence[str], settings: JobSettings) -> tuple[Iterator[Any]
 
 
 def _workers_for(count: int, settings: JobSettings) -> int:
-    return max(1, min(settings.workers(), count // _MIN_PER_WORKER))
+    return max(1, min(settings.workers(), count // max(settings.min_per_worker, 1)))
 
 
 def _batch_size(count: int, workers: int, settings: JobSettings) -> int:

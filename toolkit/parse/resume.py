@@ -115,15 +115,17 @@ class _Reader:
 
     def _position(self, block: list[str]) -> _Entry:
         entry = _Entry()
+        bullets: list[list[str]] = []  # each bullet's lines, joined at the end (not once per line)
         for line in block:
             if _BULLET.match(line):
-                entry.bullets.append(_BULLET.sub("", line, count=1).strip())
-            elif entry.bullets:
-                entry.bullets[-1] = f"{entry.bullets[-1]} {line}"  # a bullet wrapped onto the next line
+                bullets.append([_BULLET.sub("", line, count=1).strip()])
+            elif bullets:
+                bullets[-1].append(line)  # a bullet wrapped onto the next line
             elif entry.start is None and (period := parse_period(line)):
                 entry.start, entry.end = period.start, period.end
             else:
                 entry.title_lines.append(line)
+        entry.bullets = [" ".join(lines) for lines in bullets]
         return entry
 
     def _organization(self, entry: _Entry, block: list[str]) -> None:

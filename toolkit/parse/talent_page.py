@@ -257,22 +257,36 @@ class _Body:
             at = bio.casefold().find(name.casefold(), 0, _GLUED_BADGE_MAX + len(name))
             if 0 < at <= _GLUED_BADGE_MAX and not bio[at - 1].isspace() and "." not in bio[:at]:
                 return self._split_badge_text(bio[:at]), bio[at:].strip()
+        # Read by position: a copy or a lowered copy of the rest per label would make a bio that opens with
+        # many glued labels take time quadratic in its length.
         cut: list[str] = []
+        start = 0
         while True:
-            rest = bio.lstrip("".join(ch for ch in bio[:4] if _is_emoji(ch)))
-            label = self._known_label_at_start(rest)
+            icons = "".join(ch for ch in bio[start : start + 4] if _is_emoji(ch))
+            at = start
+            while at < len(bio) and bio[at] in icons:  # bio[start:].lstrip(icons)
+                at += 1
+            label = self._known_label_at(bio, at)
             if label is None:
-                return cut, bio.strip()
+                return cut, bio[start:].strip()
             cut.append(self.badges_lower[label.lower()])
-            bio = rest[len(label) :]
+            start = at + len(label)
 
     def _known_label_at_start(self, text: str) -> str | None:
         """A known badge label glued to what follows (the next character is a capital or an icon)."""
+        return self._known_label_at(text, 0)
+
+    def _known_label_at(self, text: str, at: int) -> str | None:
+        """`_known_label_at_start(text[at:])`, lowering only as many characters as a label has (a capital
+        sigma, which lowers by what follows it, has the rest lowered with it)."""
         for lower in self.badges_lower:
-            if text.lower().startswith(lower) and len(text) > len(lower):
-                following = text[len(lower)]
+            end = at + len(lower)
+            head = text[at:end]
+            folded = text[at:].lower() if "\u03a3" in head else head.lower()
+            if folded.startswith(lower) and len(text) > end:
+                following = text[end]
                 if following.isupper() or _is_emoji(following):
-                    return text[: len(lower)]
+                    return head
         return None
 
     def _split_badge_text(self, text: str) -> list[str]:

@@ -311,3 +311,17 @@ def test_a_killed_job_leaves_the_earlier_release_whole(signum: int, tmp_path: Pa
                 assert "interrupted" in lines[0]
         if signum != signal.SIGKILL:
             assert not [path for path in tmp_path.iterdir() if ".staging-" in path.name]
+
+
+def test_a_five_megabyte_line_is_scrubbed_whole(tmp_path: Path, secret: str) -> None:
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    words = "the compiler team tuned kernels with Maribel for weeks and shipped fused passes "
+    filler = (words * (5_000_000 // len(words) + 1))[:5_000_000]
+    long_bio = TALENT.replace("practical engineering.", "practical engineering. " + filler)
+    (inputs / "long.txt").write_text(long_bio, encoding="utf-8")
+    out = tmp_path / "release"
+    assert main(["run", str(inputs), "--out", str(out), "--jobs", "1"]) == 0
+    summary = pl.read_parquet(out / "profiles.parquet")["summary"][0]
+    assert len(summary) > 4_000_000
+    assert "Maribel" not in summary

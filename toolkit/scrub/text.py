@@ -4,18 +4,18 @@ Each distinct text is analyzed once (profiles share repository descriptions, org
 titles). Then, per record, every identifier found in any of its texts, and those the caller knows from
 the record's structure (the person's name, supervisors), is searched for in all of its texts, so a name
 NER caught once is replaced everywhere, in any case, inside URLs and e-mail addresses too. Overlapping
-findings are merged, and Presidio's anonymizer replaces each with a keyed token like <PERSON_1a2b3c4d>.
+findings are merged, and each is replaced by a keyed token like <PERSON_1a2b3c4d>.
 """
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left
 from collections import Counter, defaultdict
-from collections.abc import Callable, Container, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Container, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import regex
-from presidio_anonymizer import AnonymizerEngine
-from presidio_anonymizer.entities import OperatorConfig, RecognizerResult
 
 from toolkit.scrub.engine import Engine, Span
 from toolkit.scrub.identifiers import RecordIdentifiers, WordIndex
@@ -72,7 +72,6 @@ class TextScrubber:
         self.entities = frozenset(entities)
         self.allow_list = allow_list
         self.common_words = common_words
-        self.anonymizer = AnonymizerEngine()  # type: ignore[no-untyped-call]
 
     def scrub(
         self,
@@ -194,30 +193,31 @@ class TextScrubber:
         candidates = [(s.start, s.end, s.entity, 0) for s in self._kept(spans, text, identifiers.allow_list)]
         candidates += [(start, end, known.entity, 1) for start, end, known in identifiers.find(text, index)]
         tokens_already = [match.span() for match in TOKEN.finditer(text)]
-        candidates = [
-            c for c in candidates if not any(c[0] < end and start < c[1] for start, end in tokens_already)
-        ]
+        if tokens_already:  # tokens never overlap: the last one starting before a candidate's end decides
+            starts = [start for start, _ in tokens_already]
+            candidates = [
+                c for c in candidates
+                if (i := bisect_left(starts, c[1]) - 1) < 0 or tokens_already[i][1] <= c[0]
+            ]  # fmt: skip
         merged = _merge(candidates, text)
         if not merged:
             return text
         tokens: dict[str, str] = {}
-        results = []
         for start, end, entity in merged:
             value = text[start:end]
             identity = identifiers.identity_of(value)
             key = identity.key if identity is not None and identity.entity == entity else fold(value)
             tokens[value] = self.keys.token(entity, key)
-            results.append(RecognizerResult(entity_type=entity, start=start, end=end, score=1.0))
             result.entities[entity] += 1
-        operators = {
-            entity: OperatorConfig("custom", {"lambda": self._token_of(tokens, entity)})
-            for _, _, entity in merged
-        }
-        return self.anonymizer.anonymize(text=text, analyzer_results=results, operators=operators).text
-
-    def _token_of(self, tokens: dict[str, str], entity: str) -> Callable[[str], str]:
-        """The anonymizer's operator: the token chosen for each span (any other span gets its own)."""
-        return lambda value: tokens.get(value) or self.keys.token(entity, fold(value))
+        # One pass, as Presidio's anonymizer would replace them (it copied the whole text per replacement).
+        pieces: list[str] = []
+        last = 0
+        for start, end, entity in _join_space_separated(merged, text):
+            value = text[start:end]
+            pieces += [text[last:start], tokens.get(value) or self.keys.token(entity, fold(value))]
+            last = end
+        pieces.append(text[last:])
+        return "".join(pieces)
 
 
 _CAPITALISED_WORD = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}'\u2019]*")
@@ -277,6 +277,19 @@ def _with_surname(span: Span, text: str, allow_list: Container[str]) -> Span:
             break
         end = word.end()
     return span if end == span.end else Span(span.entity, span.start, end, span.score)
+
+
+_SPACES = re.compile(r"^( )+$")
+
+
+def _join_space_separated(spans: list[tuple[int, int, str]], text: str) -> list[tuple[int, int, str]]:
+    """Spans of one type with only spaces between become one, as Presidio's anonymizer joins them."""
+    joined: list[tuple[int, int, str]] = []
+    for start, end, entity in spans:
+        if joined and joined[-1][2] == entity and _SPACES.search(text[joined[-1][1] : start]):
+            start = joined.pop()[0]
+        joined.append((start, end, entity))
+    return joined
 
 
 def _merge(candidates: list[tuple[int, int, str, int]], text: str) -> list[tuple[int, int, str]]:

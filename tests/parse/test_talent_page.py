@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.parse.helpers import parse_ok, parse_text
+from toolkit.parse import parse_bytes
 from toolkit.parse.document import Reject
 from toolkit.rules import ParsingRules
 
@@ -204,3 +207,11 @@ def test_a_page_cut_mid_contribution_keeps_what_it_has(rules: ParsingRules) -> N
 def test_extra_header_lines_are_kept_not_lost(rules: ParsingRules) -> None:
     parsed = parse_ok(HEADER + "Open to work\nSummary\n" + BIO, rules)
     assert (parsed["profile"]["city"], parsed["unparsed_lines"]) == ("Lisbon", ["Open to work"])
+
+
+def test_a_bio_whose_case_folding_changes_length_parses(rules: ParsingRules) -> None:
+    lines = (Path(__file__).parent.parent / "fixtures" / "talent_page_lookalike.txt").read_text().splitlines()
+    summary = lines.index("Summary")
+    lines[0], lines[summary + 3] = "Ada", "ßßßßßßAda"  # "ß" folds to "ss": positions in a folded copy are off
+    parsed = parse_bytes("a.txt", "\n".join(lines).encode(), rules)
+    assert not isinstance(parsed, Reject)

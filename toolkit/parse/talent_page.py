@@ -254,7 +254,9 @@ class _Body:
         """
         name = self.profile["name"]
         if name:
-            at = bio.casefold().find(name.casefold(), 0, _GLUED_BADGE_MAX + len(name))
+            # Searched in the bio itself, not in a case-folded copy: folding changes lengths ("ß" -> "ss").
+            found = re.search(re.escape(name), bio[: _GLUED_BADGE_MAX + len(name)], re.IGNORECASE)
+            at = found.start() if found else -1
             if 0 < at <= _GLUED_BADGE_MAX and not bio[at - 1].isspace() and "." not in bio[:at]:
                 return self._split_badge_text(bio[:at]), bio[at:].strip()
         # Read by position: a copy or a lowered copy of the rest per label would make a bio that opens with

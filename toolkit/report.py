@@ -34,11 +34,6 @@ class Report:
     validation: ValidationResult | None
     rules_checked: int
     exit_code: int
-    privacy: dict[str, Any] | None = None
-    """Key source, per-column actions and counts, entities replaced (run and scrub)."""
-    verification: dict[str, Any] | None = None
-    release: dict[str, Any] | None = None
-    """Whether the release was written, where, and its tables' row counts."""
 
     def to_json(self) -> dict[str, Any]:
         rejects = self.tables.rejects
@@ -64,9 +59,6 @@ class Report:
                 "passed": not self.validation.failed,
                 "findings": [finding.to_json() for finding in self.validation.findings],
             }
-        for section in ("privacy", "verification", "release"):
-            if getattr(self, section) is not None:
-                envelope[section] = getattr(self, section)
         return envelope
 
     def write(self, path: Path) -> None:
@@ -91,24 +83,6 @@ class Report:
                 f"{errors} error rules failed, {warnings} warnings, "
                 f"{self.validation.quarantined_rows} rows quarantined, {rejects} inputs rejected"
             )
-        if self.verification is not None:
-            for hit in self.verification["hits"]:
-                lines.append(
-                    f"LEAK    {hit['table']}.{hit['column']}: {hit['kind']} in {hit['values']} values"
-                )
-        if self.release is not None:
-            if self.release["written"]:
-                tables = self.release["tables"]
-                folder, rows = self.release["folder"], sum(tables.values())
-                lines.append(f"release written to {folder}: {rows} rows in {len(tables)} tables")
-            else:
-                lines.append(
-                    "release BLOCKED: personal data survived scrubbing; only report.json was written"
-                )
-            if self.privacy is not None and not self.privacy["key"]["linkable_across_runs"]:
-                lines.append(
-                    "note: no TOOLKIT_SECRET: pseudonyms use a random key and do not link across runs"
-                )
         return lines
 
 

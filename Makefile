@@ -11,6 +11,9 @@ $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
+	# pycanon (the k-anonymity cross-check of tests/risk) pins exact versions of numpy and
+	# typing_extensions that conflict with spaCy and pydantic; its anonymity module needs only numpy and pandas.
+	$(BIN)/pip install --quiet --no-deps 'pycanon==1.3.6'
 	touch $@
 
 run: $(BIN)/.installed

@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 
 from toolkit.rules import (
@@ -35,3 +38,23 @@ TEST_KEY = Keyring(b"a test secret of thirty-two bytes", "TOOLKIT_SECRET")
 @pytest.fixture(scope="session")
 def scrubber(privacy_rules: PrivacyRules) -> TextScrubber:
     return scrubber_for(privacy_rules, TEST_KEY)
+
+
+REPO_RULES = Path(__file__).resolve().parent.parent / "rules"
+
+
+def pseudonymizing_rules(folder: Path) -> Path:
+    """A copy of the repository's rules with the risk pass off (`enabled: false`), for tests of the other
+    stages on inputs too small for any k: such a release is pseudonymized only, and says so."""
+    shutil.copytree(REPO_RULES, folder)
+    risk = folder / "risk.yaml"
+    risk.write_text(risk.read_text(encoding="utf-8").replace("enabled: true", "enabled: false"), "utf-8")
+    return folder
+
+
+@pytest.fixture
+def pseudonymize_only(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The default rules (TOOLKIT_RULES) without the risk pass, for this test."""
+    folder = pseudonymizing_rules(tmp_path_factory.mktemp("rules") / "rules")
+    monkeypatch.setenv("TOOLKIT_RULES", str(folder))
+    return folder

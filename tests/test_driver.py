@@ -101,7 +101,7 @@ def test_workers_and_batch_sizes_give_a_byte_identical_release(
     for jobs, batch_size in ((1, 500), (2, 3), (2, 7)):
         out = tmp_path / f"{jobs}-{batch_size}"
         settings = JobSettings(jobs=jobs, batch_size=batch_size, progress=False, min_per_worker=1)
-        pipeline.run([str(SAMPLE)], out, *parsing_privacy, KEY, settings=settings)
+        pipeline.run([str(SAMPLE)], out, pipeline.job_rules(), KEY, settings=settings)
         releases.append({path.name: path.read_bytes() for path in sorted(out.glob("*.parquet"))})
     assert releases[0] == releases[1] == releases[2]
     assert len(releases[0]) == 6
@@ -184,6 +184,7 @@ def _remove_deep(top: Path) -> None:
         level.rmdir()
 
 
+@pytest.mark.usefixtures("pseudonymize_only")
 def test_file_names_that_are_not_utf8_and_very_deep_folders_are_read(
     tmp_path: Path, secret: str, request: pytest.FixtureRequest
 ) -> None:
@@ -207,6 +208,7 @@ def test_file_names_that_are_not_utf8_and_very_deep_folders_are_read(
     assert sources[1].endswith("/d/deep.txt")
 
 
+@pytest.mark.usefixtures("pseudonymize_only")
 def test_a_full_disk_ends_with_one_line_and_keeps_the_earlier_release(
     tmp_path: Path, secret: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -313,6 +315,7 @@ def test_a_killed_job_leaves_the_earlier_release_whole(signum: int, tmp_path: Pa
             assert not [path for path in tmp_path.iterdir() if ".staging-" in path.name]
 
 
+@pytest.mark.usefixtures("pseudonymize_only")
 def test_a_five_megabyte_line_is_scrubbed_whole(tmp_path: Path, secret: str) -> None:
     inputs = tmp_path / "in"
     inputs.mkdir()

@@ -158,9 +158,7 @@ def run(
     return pipeline.run(
         [str(path) for path in inputs],
         Path(out),
-        load_parsing_rules(rules_dir),
-        load_quality_rules(rules_dir),
-        load_privacy_rules(rules_dir),
+        pipeline.job_rules(rules_dir),
         _keyring(key),
         private_dir=private_dir,
         settings=settings,

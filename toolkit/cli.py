@@ -25,6 +25,7 @@ from toolkit.rules import (
     load_parsing_rules,
     load_privacy_rules,
     load_quality_rules,
+    load_risk_rules,
 )
 
 if TYPE_CHECKING:
@@ -202,9 +203,7 @@ def _run(args: argparse.Namespace) -> Exit:
     envelope = pipeline.run(
         args.inputs,
         args.out,
-        load_parsing_rules(args.rules),
-        load_quality_rules(args.rules),
-        load_privacy_rules(args.rules),
+        pipeline.job_rules(args.rules),
         _keyring(args.key_file),
         private_dir=args.private,
         settings=settings,
@@ -258,6 +257,7 @@ def _lint_rules(args: argparse.Namespace) -> Exit:
 
     load_parsing_rules(args.rules)
     load_privacy_rules(args.rules)
+    load_risk_rules(args.rules)
     load_allowed_values(args.rules)
     quality = load_quality_rules(args.rules)
     validate_tables(ProfileSet.from_frames({}), quality)  # compiles every rule to pandera and runs it

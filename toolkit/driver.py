@@ -47,7 +47,8 @@ from toolkit.kernels import (
 from toolkit.model import TABLE_SCHEMAS, ProfileSet
 from toolkit.progress import Progress
 from toolkit.publish import check_replaceable, publish, remove_stale_staging, staging_for
-from toolkit.rules import ParsingRules, PrivacyRules, QualityRules
+from toolkit.risk import RiskPlan, plan_risk
+from toolkit.rules import ParsingRules, PrivacyRules, QualityRules, RiskRules
 from toolkit.scrub import RELEASED_TABLES
 from toolkit.scrub.keys import Keyring
 from toolkit.verify import NameIndex
@@ -65,6 +66,8 @@ class JobRules:
     quality: QualityRules | None = None
     """None only for a job that only parses."""
     privacy: PrivacyRules | None = None
+    risk: RiskRules | None = None
+    """None: no re-identification risk pass (the release is then only pseudonymized)."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,8 @@ class JobOutcome:
     """Suppressions the budget allows."""
     written: bool
     released_rows: dict[str, int] = field(default_factory=dict)
+    risk: RiskPlan | None = None
+    """The risk pass's plan, when it ran (only after verification stayed within its budget)."""
 
     @property
     def blocked(self) -> bool:
@@ -438,15 +443,37 @@ def _ids_in_several_batches(parsed: Path) -> pl.Series:
     )
 
 
-def _concat_parts(folder: Path, table: str, schema: dict[str, pl.DataType], target: Path) -> int:
-    """Stream the parts of `table` into one file, in batch order; the number of rows."""
+def _scan_table(folder: Path, table: str, schema: dict[str, pl.DataType]) -> pl.LazyFrame:
+    """The parts of `table`, in batch order, as one lazy frame (empty with `schema` when there are none)."""
     parts = sorted((folder / table).glob("part-*.parquet")) if (folder / table).is_dir() else []
+    return pl.scan_parquet(parts) if parts else pl.LazyFrame(schema=schema)
+
+
+def _concat_parts(
+    folder: Path,
+    table: str,
+    schema: dict[str, pl.DataType],
+    target: Path,
+    transform: Callable[[str, pl.LazyFrame], pl.LazyFrame] | None = None,
+) -> int:
+    """Stream the parts of `table` into one file, in batch order, through `transform`; the row count."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    if not parts:
-        pl.DataFrame(schema=schema).write_parquet(target)
-        return 0
-    pl.scan_parquet(parts).sink_parquet(target)
+    rows = _scan_table(folder, table, schema)
+    if transform is not None:
+        rows = transform(table, rows)
+    rows.sink_parquet(target)
     return int(pl.scan_parquet(target).select(pl.len()).collect().item())
+
+
+def _collect_risk_suppressed(released: dict[str, pl.LazyFrame], plan: RiskPlan, private_stage: Path) -> None:
+    """The released rows of the persons the risk pass suppressed, into `<private>/risk_suppressed/`."""
+    if not plan.suppressed:
+        return
+    gone = pl.Series("profile_id", sorted(plan.suppressed), dtype=pl.String).implode()
+    for table, rows in released.items():
+        rows.filter(pl.col("profile_id").is_in(gone)).sink_parquet(
+            private_stage / "risk_suppressed" / f"{table}.parquet", mkdir=True
+        )
 
 
 def run_job(
@@ -584,11 +611,18 @@ def _run_phases(
     written = len(suppressed) <= budget
     rejects = _collect_private(work, private_stage)
     released_rows: dict[str, int] = {}
+    schemas = released_schema(privacy)
+    plan = None
+    if written and rules.risk is not None and rules.risk.enabled:
+        released = {table: _scan_table(work / "release", table, schemas[table]) for table in RELEASED_TABLES}
+        plan = plan_risk(released, rules.risk)
+        written = plan.written
+        _collect_risk_suppressed(released, plan, private_stage)
     if written:
-        schemas = released_schema(privacy)
         for table in RELEASED_TABLES:
             target = release_stage / f"{table}.parquet"
-            released_rows[table] = _concat_parts(work / "release", table, schemas[table], target)
+            transform = (lambda name, rows: plan.apply(name, rows)) if plan else None
+            released_rows[table] = _concat_parts(work / "release", table, schemas[table], target, transform)
     return JobOutcome(
         stats=stats,
         findings=findings,
@@ -599,6 +633,7 @@ def _run_phases(
         budget=budget,
         written=written,
         released_rows=released_rows,
+        risk=plan,
     )
 
 

@@ -25,7 +25,15 @@ from toolkit.parse import parse_inputs
 from toolkit.publish import write_json
 from toolkit.quality import validate_tables
 from toolkit.report import Report, job_envelope
-from toolkit.rules import ParsingRules, PrivacyRules, QualityRules
+from toolkit.rules import (
+    ParsingRules,
+    PrivacyRules,
+    QualityRules,
+    load_parsing_rules,
+    load_privacy_rules,
+    load_quality_rules,
+    load_risk_rules,
+)
 from toolkit.scrub import Keyring, scrub_frame
 
 EXIT_CLEAN, EXIT_FINDINGS = int(Exit.CLEAN), int(Exit.FINDINGS)
@@ -106,12 +114,20 @@ def default_private_dir(out_dir: Path) -> Path:
     return named.with_name(named.name + ".private")
 
 
+def job_rules(rules_dir: Path | None = None) -> JobRules:
+    """Every rules file the whole job reads, checked at once (the first mistake raises `RulesError`)."""
+    return JobRules(
+        load_parsing_rules(rules_dir),
+        load_quality_rules(rules_dir),
+        load_privacy_rules(rules_dir),
+        load_risk_rules(rules_dir),
+    )
+
+
 def run(
     inputs: Sequence[str],
     out_dir: Path,
-    parsing: ParsingRules,
-    quality: QualityRules,
-    privacy: PrivacyRules,
+    rules: JobRules,
     keys: Keyring,
     private_dir: Path | None = None,
     settings: JobSettings | None = None,
@@ -119,7 +135,8 @@ def run(
     """The whole job (see `toolkit.driver`): the release's report envelope.
 
     The release (`out_dir/<table>.parquet` and `report.json`) is published only when the persons
-    verification suppressed stay within the budget; either way the private folder (default
+    verification suppressed stay within its budget and the risk pass meets every view's target within
+    its own; either way the private folder (default
     `<out>.private`) gets its own report (inputs and rejected paths included), the quarantined and
     suppressed rows, and the rejects. Raises `UsageError` for bad folders, `JobFault` when the job cannot
     finish (nothing is published then).
@@ -139,7 +156,7 @@ def run(
         inputs,
         out_dir,
         private_dir,
-        JobRules(parsing, quality, privacy),
+        rules,
         keys,
         settings or JobSettings(),
         write_reports,

@@ -133,6 +133,8 @@ def job_envelope(
                 {"profile_id": pseudonym, "reason": reason} for pseudonym, reason in outcome.suppressed
             ],
         },
+        "risk": outcome.risk.to_json() if outcome.risk is not None else {"ran": False},
+        "anonymized": outcome.risk is not None,
         "release": {
             "written": outcome.written,
             "folder": release_folder,
@@ -169,15 +171,34 @@ def job_summary_lines(envelope: dict[str, Any]) -> list[str]:
         lines.append(f"LEAK    {hit['table']}.{hit['column']}: {hit['kind']} in {hit['values']} values")
     release = envelope["release"]
     verification = envelope["verification"]
+    risk = envelope["risk"]
+    if not risk.get("ran", True) and release["written"]:
+        lines.append(
+            "WARNING the risk pass did not run (risk.yaml: enabled: false): the release is pseudonymized, "
+            "not anonymized; people may still be found again from what it keeps"
+        )
+    if risk.get("ran", True):
+        smallest = min((view["after"]["smallest_k"] for view in risk["views"].values()), default=0)
+        coarsened = sum(1 for column in risk["columns"].values() if column["level"])
+        lines.append(
+            f"risk: {len(risk['views'])} attacker views, smallest class {smallest} persons after "
+            f"{coarsened} columns coarsened; {risk['suppressed']} persons suppressed "
+            f"(budget {risk['budget']})"
+        )
     if release["written"]:
         tables = release["tables"]
         lines.append(
             f"release written to {release['folder']}: {sum(tables.values())} rows in {len(tables)} tables"
         )
-    else:
+    elif verification["blocked"]:
         lines.append(
             f"release BLOCKED: {verification['persons_suppressed']} persons suppressed, more than the "
             f"budget of {verification['suppression_budget']}; no release was written (see the private report)"
+        )
+    else:
+        lines.append(
+            f"release BLOCKED: the attacker views of risk.yaml cannot reach their k without suppressing "
+            f"{risk['suppressed']} persons, more than the budget of {risk['budget']}; no release was written"
         )
     if not envelope["privacy"]["key"]["linkable_across_runs"]:
         lines.append("note: no TOOLKIT_SECRET: pseudonyms use a random key and do not link across runs")

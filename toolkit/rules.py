@@ -496,3 +496,193 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
 def load_allowed_values(rules_dir: Path | None = None) -> tuple[str, ...]:
     """Values the pre-commit scan never reports (`vocabularies/allowed_values.yaml`)."""
     return _load(rules_dir or default_rules_dir(), ALLOWED_VALUES_FILE, VocabularyFile).terms
+
+
+RISK_FILE = "risk.yaml"
+HIERARCHIES_DIR = "hierarchies"
+
+
+class Classification(_Frozen):
+    """`rules/hierarchies/<name>.yaml`: groups of terms; a value is in the first group with a term in it."""
+
+    default: str | None = Field(description="The label of a value in no group (null: no label).")
+    groups: dict[str, tuple[str, ...]] = Field(min_length=1)
+
+    @field_validator("groups")
+    @classmethod
+    def _terms(cls, groups: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+        for label, terms in groups.items():
+            if not clean(label):
+                raise ValueError("a group's label must not be blank")
+            if not terms:
+                raise ValueError(f"group {label!r} has no terms")
+            _clean_words(terms)
+        return groups
+
+
+class Step(_Frozen):
+    """One step of a ladder: exactly one of `frequent`, `classify`, `band`, `span`."""
+
+    frequent: bool = False
+    classify: tuple[str, ...] = ()
+    band: tuple[int, ...] = ()
+    span: int | None = Field(default=None, ge=2)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _word(cls, value: Any) -> Any:
+        return {"frequent": True} if value == "frequent" else value
+
+    @model_validator(mode="after")
+    def _one(self) -> Step:
+        given = [self.frequent, bool(self.classify), bool(self.band), self.span is not None]
+        if sum(given) != 1:
+            raise ValueError("a step is one of: frequent, classify: [files], band: [edges], span: years")
+        if self.band and (len(self.band) < 2 or list(self.band) != sorted(set(self.band))):
+            raise ValueError("band needs at least two ascending, distinct edges")
+        return self
+
+    @property
+    def label(self) -> str:
+        if self.frequent:
+            return "frequent"
+        if self.classify:
+            return "classify:" + "+".join(self.classify)
+        if self.band:
+            return "band:" + ",".join(map(str, self.band))
+        return f"span:{self.span}"
+
+
+ViewKind = Literal["record", "sequence", "items"]
+
+
+class View(_Frozen):
+    """An attacker's view: quasi-identifiers seen together, with the k every person must reach in it."""
+
+    kind: ViewKind
+    columns: tuple[str, ...] = Field(min_length=1, description="`table.column` quasi-identifiers.")
+    k: int | None = Field(default=None, ge=2, description="The view's target (default: the file's k).")
+    m: int = Field(default=1, ge=1, le=2, description="items: the size of the item sets that need k.")
+    order: str | None = Field(default=None, description="sequence: the `table.column` that orders rows.")
+
+    @model_validator(mode="after")
+    def _shape(self) -> View:
+        tables = {column.partition(".")[0] for column in self.columns}
+        if self.kind != "record" and len(tables) != 1:
+            raise ValueError(f"a {self.kind} view reads one table")
+        if self.kind == "sequence" and self.order is None:
+            raise ValueError("a sequence view needs an `order` column")
+        if self.kind != "sequence" and self.order is not None:
+            raise ValueError("only a sequence view takes an `order` column")
+        if self.kind != "items" and self.m != 1:
+            raise ValueError("only an items view takes `m`")
+        return self
+
+    @property
+    def table(self) -> str:
+        return self.columns[0].partition(".")[0]
+
+
+class RiskFile(_Frozen):
+    """`rules/risk.yaml`: attacker views, their target k, the suppression budget, and the ladders."""
+
+    enabled: bool = Field(
+        default=True,
+        description="false: no risk pass, and every report says the release is pseudonymized only.",
+    )
+    k: int = Field(default=5, ge=2, description="The target of every view that sets none.")
+    max_suppressed: float = Field(
+        default=0.05, ge=0, lt=1, description="The share of persons the risk pass may suppress."
+    )
+    max_withheld_items: float = Field(
+        default=0.1,
+        ge=0,
+        lt=1,
+        description="The share of an items view's rows that may be withheld before its columns are coarsened "
+        "further.",
+    )
+    views: dict[str, View] = Field(min_length=1)
+    ladders: dict[str, tuple[Step, ...]] = Field(default_factory=dict)
+
+
+class RiskRules(_Frozen):
+    """Everything the risk pass reads from `rules/`, checked against the privacy policy."""
+
+    enabled: bool
+    k: int
+    max_suppressed: float
+    max_withheld_items: float
+    views: dict[str, View]
+    ladders: dict[str, tuple[Step, ...]]
+    """`table.column` -> its steps; every column of a view has one (empty: only withholding is left)."""
+    classifications: dict[str, Classification]
+
+    def target(self, view: View) -> int:
+        return view.k or self.k
+
+    def column_k(self, column: str) -> int:
+        """The largest target among the views that read `column` (what `frequent` counts against)."""
+        return max(self.target(view) for view in self.views.values() if column in view.columns)
+
+
+def load_risk_rules(rules_dir: Path | None = None) -> RiskRules:
+    """Read the risk views and ladders. Raises `RulesError` naming the file and key.
+
+    Every column named must be a column that the privacy policy releases (not dropped), a ladder's step
+    must suit the released column (bands and spans only on numbers), and every ladder must belong to a
+    view: a misspelt column is an error, never a view that silently checks nothing.
+    """
+    from toolkit.model import TABLE_SCHEMAS
+
+    rules_dir = rules_dir or default_rules_dir()
+    risk = _load(rules_dir, RISK_FILE, RiskFile)
+    policy = _load(rules_dir, PRIVACY_FILE, PrivacyPolicy)
+    shown = str(rules_dir / RISK_FILE)
+
+    def released(key: str, column: str) -> pl.DataType:
+        table, _, name = column.partition(".")
+        schema = TABLE_SCHEMAS.get(table)
+        if table == "rejects" or schema is None or name not in schema:
+            raise RulesError(shown, key, f"{column!r} is not a released table's column (table.column)")
+        action = policy.tables.get(table, {}).get(name, "drop")  # type: ignore[call-overload]
+        if action == "drop":
+            raise RulesError(shown, key, f"{column!r} is dropped by {PRIVACY_FILE}: nothing to check")
+        if action.startswith("generalize:"):
+            hierarchy = policy.hierarchies.get(action.partition(":")[2])
+            return pl.Int32() if hierarchy and hierarchy.kind == "date_to_year" else pl.String()
+        return pl.String() if action == "pseudonymize" else schema[name]
+
+    viewed: set[str] = set()
+    for name, view in risk.views.items():
+        for index, column in enumerate(view.columns):
+            released(f"views.{name}.columns.{index}", column)
+        if view.order is not None:
+            if view.order.partition(".")[0] != view.table:
+                raise RulesError(shown, f"views.{name}.order", "must be a column of the view's table")
+            released(f"views.{name}.order", view.order)
+        viewed |= set(view.columns)
+    classifications: dict[str, Classification] = {}
+    for column, steps in risk.ladders.items():
+        if column not in viewed:
+            raise RulesError(shown, f"ladders.{column}", "not a column of any view")
+        dtype = released(f"ladders.{column}", column)
+        for index, step in enumerate(steps):
+            key = f"ladders.{column}.{index}"
+            if step.frequent and index and steps[index - 1].frequent:
+                raise RulesError(shown, key, "frequent twice in a row: the second would count the first")
+            if (step.band or step.span) and not (dtype.is_numeric() or dtype.is_temporal()):
+                raise RulesError(shown, key, f"{step.label} needs numbers; {column} is released as text")
+            if step.classify and dtype != pl.String():
+                raise RulesError(shown, key, f"classify needs text; {column} is released as {dtype}")
+            for file in step.classify:
+                if file not in classifications:
+                    classifications[file] = _load(rules_dir, f"{HIERARCHIES_DIR}/{file}.yaml", Classification)
+    return RiskRules(
+        enabled=risk.enabled,
+        k=risk.k,
+        max_suppressed=risk.max_suppressed,
+        max_withheld_items=risk.max_withheld_items,
+        views=risk.views,
+        ladders={column: risk.ladders.get(column, ()) for column in sorted(viewed)},
+        classifications=classifications,
+    )

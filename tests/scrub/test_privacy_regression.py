@@ -12,6 +12,7 @@ from toolkit.cli import main
 from tools.profiles import documents, write
 
 
+@pytest.mark.usefixtures("pseudonymize_only")  # the scrubber's work, before the risk pass coarsens
 @pytest.mark.parametrize("seed", [31, 32])
 def test_no_planted_identifier_survives_and_technical_words_do(
     seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

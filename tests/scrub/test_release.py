@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ import polars as pl
 import pytest
 
 import toolkit
+from tests.conftest import pseudonymizing_rules
 from toolkit.cli import main
 from toolkit.rules import PrivacyRules
 from toolkit.text import fold
@@ -53,6 +53,7 @@ def test_a_release_holds_no_direct_identifier_of_the_sources(tmp_path: Path, sec
     assert "source" not in pl.read_parquet(out / "profiles.parquet").columns
 
 
+@pytest.mark.usefixtures("pseudonymize_only")
 def test_the_release_follows_the_policy(tmp_path: Path, secret: str) -> None:
     out = tmp_path / "release"
     assert main(["run", str(FIXTURES), "--out", str(out)]) == 0
@@ -98,6 +99,7 @@ def test_same_input_and_key_give_a_byte_identical_release(tmp_path: Path, secret
             assert path.read_bytes() == (second / path.name).read_bytes(), path.name
 
 
+@pytest.mark.usefixtures("pseudonymize_only")
 def test_pseudonyms_link_across_runs_only_with_the_same_key(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -111,6 +113,7 @@ def test_pseudonyms_link_across_runs_only_with_the_same_key(
     assert ids[0] == ids[1] != ids[2]
 
 
+@pytest.mark.usefixtures("pseudonymize_only")
 def test_without_a_secret_the_report_says_pseudonyms_do_not_link(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -121,14 +124,14 @@ def test_without_a_secret_the_report_says_pseudonyms_do_not_link(
     assert "do not link across runs" in capsys.readouterr().out
 
 
+@pytest.mark.usefixtures("pseudonymize_only")
 def test_too_many_suppressed_persons_block_the_release_and_keep_the_earlier_one(
     tmp_path: Path, secret: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "release"
     assert main(["run", str(FIXTURES), "--out", str(out)]) == 0
     earlier = {path.name: path.read_bytes() for path in out.iterdir()}
-    rules = tmp_path / "rules"
-    shutil.copytree(REPO / "rules", rules)
+    rules = pseudonymizing_rules(tmp_path / "rules")
     policy = rules / "privacy.yaml"
     policy.write_text(policy.read_text().replace("    name: drop ", "    name: keep "))
     assert main(["run", str(FIXTURES), "--out", str(out), "--rules", str(rules)]) == 3
@@ -158,6 +161,7 @@ def test_a_short_secret_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.Mon
     assert main(["run", str(FIXTURES), "--out", str(tmp_path / "r")]) == 2
 
 
+@pytest.mark.usefixtures("pseudonymize_only")
 def test_json_summary(tmp_path: Path, secret: str, capsys: pytest.CaptureFixture[str]) -> None:
     key = tmp_path / "key"
     key.write_text("a key file secret, long enough\n")

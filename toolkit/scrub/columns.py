@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import itertools
-from typing import Any, cast
-
 import polars as pl
 
+from toolkit.generalize import band
 from toolkit.rules import Hierarchy
 from toolkit.scrub.keys import Keyring
 
@@ -26,10 +24,4 @@ def generalize(column: str, hierarchy: Hierarchy) -> pl.Expr:
     """'date_to_year': a date -> its year. 'number_band': a number -> its band, e.g. '10-14' or '30+'."""
     if hierarchy.kind == "date_to_year":
         return pl.col(column).dt.year().cast(pl.Int32)
-    edges = hierarchy.edges
-    value = pl.col(column)
-    banded: Any = pl.when(value.is_null()).then(pl.lit(None, dtype=pl.String))
-    banded = banded.when(value < edges[0]).then(pl.lit(f"<{edges[0]}"))
-    for low, high in itertools.pairwise(edges):
-        banded = banded.when(value < high).then(pl.lit(f"{low}-{high - 1}"))
-    return cast(pl.Expr, banded.otherwise(pl.lit(f"{edges[-1]}+")).cast(pl.String))
+    return band(pl.col(column), hierarchy.edges)

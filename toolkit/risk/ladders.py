@@ -1,0 +1,136 @@
+"""Each quasi-identifier's ladder of generalizations, fitted to one release, as Polars expressions.
+
+Level 0 is the value as released, level i applies the i-th step of the column's ladder in
+`rules/risk.yaml` to the released value, and the level after the last step withholds the column (null).
+Every level above 0 is text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import polars as pl
+import regex
+
+from toolkit.generalize import band, year_span
+from toolkit.rules import Classification, RiskRules, Step
+from toolkit.text import fold
+
+PERSON = "person"
+"""The column that numbers the persons of the release (0, 1, ...) in the risk pass's frames."""
+ROW = "row"
+"""The column that numbers a table's released rows in the order of its staged parts."""
+
+
+def split_column(column: str) -> tuple[str, str]:
+    table, _, name = column.partition(".")
+    return table, name
+
+
+class Classifier:
+    """A value -> the label of the first group of a classification with a term in it (whole words,
+    accents and case folded), else the classification's default."""
+
+    def __init__(self, classification: Classification) -> None:
+        self.default = classification.default
+        self.groups = [
+            (label, regex.compile(r"(?<![\p{L}\p{N}])(?:" + "|".join(
+                regex.escape(fold(term)) for term in sorted(terms, key=len, reverse=True)
+            ) + r")(?![\p{L}\p{N}])"))
+            for label, terms in classification.groups.items()
+        ]  # fmt: skip
+
+    def __call__(self, value: str) -> str | None:
+        folded = fold(value)
+        for label, pattern in self.groups:
+            if pattern.search(folded):
+                return label
+        return self.default
+
+
+class Ladders:
+    """The levels of every ladder column for one release.
+
+    `frames` hold, per table, the columns `row`, `person` and the released values of the quasi-identifiers. A
+    `frequent` step keeps the values of the level below that at least k persons share (k: the largest
+    target of the views that read the column), and gives the others the next step's value; a `classify`
+    step maps each distinct value to its group. Both are fitted here, once, to the persons of `frames`.
+    """
+
+    def __init__(self, rules: RiskRules, frames: Mapping[str, pl.DataFrame]) -> None:
+        self.rules = rules
+        self.frames = frames
+        self.dtypes = {c: frames[split_column(c)[0]].schema[split_column(c)[1]] for c in rules.ladders}
+        self.classifiers = {name: Classifier(c) for name, c in rules.classifications.items()}
+        self._mappings: dict[tuple[str, tuple[str, ...]], tuple[pl.Series, pl.Series]] = {}
+        self._frequent: dict[tuple[str, int], pl.Series] = {}
+        self._codes: dict[tuple[str, int], pl.Series] = {}
+        for column, steps in rules.ladders.items():
+            for level, step in enumerate(steps, start=1):
+                if step.frequent:
+                    self._frequent[(column, level)] = self._shared_values(column, level - 1)
+
+    def top(self, column: str) -> int:
+        """The highest level of `column`: withheld."""
+        return len(self.rules.ladders[column]) + 1
+
+    def label(self, column: str, level: int) -> str:
+        if level == 0:
+            return "released"
+        if level == self.top(column):
+            return "withheld"
+        return self.rules.ladders[column][level - 1].label
+
+    def expr(self, column: str, level: int) -> pl.Expr:
+        """`column` (its bare name) at `level`, computed from the released value."""
+        name = split_column(column)[1]
+        value = pl.col(name)
+        if level == 0:
+            return value
+        if level >= self.top(column):
+            return pl.when(pl.lit(False)).then(value.cast(pl.String)).alias(name)  # null in every row
+        step: Step = self.rules.ladders[column][level - 1]
+        if step.frequent:
+            below = self.expr(column, level - 1).cast(pl.String)
+            shared = self._frequent[(column, level)]
+            above = self.expr(column, level + 1).cast(pl.String)
+            return pl.when(below.is_in(shared.implode())).then(below).otherwise(above).alias(name)
+        if step.band:
+            return band(value, step.band).alias(name)
+        if step.span is not None:
+            return year_span(value, step.span, self.dtypes[column]).alias(name)
+        values, labels = self._mapping(column, step.classify)
+        return value.replace_strict(values, labels, default=None, return_dtype=pl.String).alias(name)
+
+    def codes(self, column: str, level: int) -> pl.Series:
+        """`column` at `level` as dense integer codes, one per row of its table (nulls stay null)."""
+        key = (column, level)
+        if key not in self._codes:
+            table, name = split_column(column)
+            values = self.frames[table].select(self.expr(column, level)).to_series()
+            self._codes[key] = values.rank("dense").alias(name)
+        return self._codes[key]
+
+    def _shared_values(self, column: str, level: int) -> pl.Series:
+        table, name = split_column(column)
+        k = self.rules.column_k(column)
+        counted = (
+            self.frames[table]
+            .select(PERSON, self.expr(column, level).cast(pl.String).alias(name))
+            .drop_nulls(name)
+            .group_by(name)
+            .agg(pl.col(PERSON).n_unique().alias("persons"))
+        )
+        return counted.filter(pl.col("persons") >= k).get_column(name).sort()
+
+    def _mapping(self, column: str, files: Sequence[str]) -> tuple[pl.Series, pl.Series]:
+        key = (column, tuple(files))
+        if key not in self._mappings:
+            table, name = split_column(column)
+            values = self.frames[table].get_column(name).drop_nulls().unique().sort()
+            labels = []
+            for value in values:
+                found = [self.classifiers[file](value) for file in files]
+                labels.append(" ".join(label for label in found if label) or None)
+            self._mappings[key] = (values, pl.Series(name, labels, dtype=pl.String))
+        return self._mappings[key]

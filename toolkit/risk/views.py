@@ -1,0 +1,227 @@
+"""Equivalence classes per person in one attacker view, and the risk figures of the report.
+
+A person's class size in a view is the number of persons who look the same to that view's attacker:
+- record: the same values in every column (a table with several rows per person compared as the set of
+  the person's rows);
+- sequence: the same rows of the table, in the same order;
+- items (k^m): the smallest number of persons sharing any one item of the person, or with m = 2 any two.
+A person with no row in an items view's table shows the attacker nothing there: their size is the number
+of persons. Items and sequence views lose rows, not persons: `withheld_items` picks the rows to withhold
+so that every item (and pair of items) left is shared by k persons, `withheld_sequences` the rows of the
+persons whose sequence is too rare.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import groupby
+
+import polars as pl
+
+from toolkit.risk.ladders import PERSON, ROW, Ladders, split_column
+from toolkit.rules import View
+
+SIZE = "size"
+_PAIR_CHUNK = 20_000
+"""Persons whose item pairs are counted at once (m = 2): bounds the pairs held in memory."""
+_ONE_AT_A_TIME = 25
+"""Rounds in which each person loses only the item in most of their rare pairs, before all such go."""
+
+
+@dataclass(frozen=True)
+class Population:
+    """The persons still in the release (their numbers, sorted) and, per table, the rows withheld."""
+
+    alive: pl.Series
+    withheld: Mapping[str, pl.Series]
+
+    def rows(self, ladders: Ladders, table: str) -> pl.Series:
+        """A mask over `table`'s rows: the rows still released."""
+        frame = ladders.frames[table]
+        kept = frame.get_column(PERSON).is_in(self.alive.implode())
+        gone = self.withheld.get(table)
+        if gone is not None and gone.len():
+            kept &= ~frame.get_column(ROW).is_in(gone.implode())
+        return kept
+
+
+def class_sizes(
+    view: View, ladders: Ladders, levels: Mapping[str, int], population: Population
+) -> pl.DataFrame:
+    """(`person`, `size`) for every alive person."""
+    if view.kind == "items":
+        people = pl.DataFrame({PERSON: population.alive})
+        support = item_support(view, ladders, levels, population)
+        per_person = support.group_by(PERSON).agg(pl.col(SIZE).min())
+        return people.join(per_person, on=PERSON, how="left").with_columns(
+            pl.col(SIZE).fill_null(population.alive.len()).cast(pl.UInt32)
+        )
+    keys = [
+        table_keys(view, table, list(columns), ladders, levels, population)
+        for table, columns in groupby(view.columns, key=lambda column: split_column(column)[0])
+    ]
+    return pl.DataFrame({PERSON: population.alive, SIZE: same_keys(keys)})
+
+
+def same_keys(keys: list[pl.Series]) -> pl.Series:
+    """Per person, how many persons have the same key in every one of `keys` (aligned series)."""
+    signature = pl.DataFrame([key.alias(f"k{i}") for i, key in enumerate(keys)]).select(
+        pl.struct(pl.all()).hash().alias("signature")
+    )
+    return signature.select(pl.len().over("signature").cast(pl.UInt32)).to_series().alias(SIZE)
+
+
+def table_keys(
+    view: View,
+    table: str,
+    columns: list[str],
+    ladders: Ladders,
+    levels: Mapping[str, int],
+    population: Population,
+) -> pl.Series:
+    """One key per alive person (in `population.alive` order) for what the view sees of `table`: the set
+    of the person's rows, or their sequence; 0 for a person with no row."""
+    coded = _coded(ladders, levels, population, table, columns, view.order)
+    row = pl.struct(pl.exclude(PERSON, ROW, "_order")).hash()
+    if view.kind == "sequence":
+        coded = coded.sort(PERSON, "_order", ROW)
+        per_person = coded.group_by(PERSON, maintain_order=True).agg(row.alias("rows"))
+    else:
+        per_person = coded.group_by(PERSON).agg(row.unique().sort().alias("rows"))
+    keyed = per_person.select(PERSON, pl.col("rows").hash().alias("key"))
+    people = pl.DataFrame({PERSON: population.alive})
+    return people.join(keyed, on=PERSON, how="left", maintain_order="left").get_column("key").fill_null(0)
+
+
+def item_support(
+    view: View, ladders: Ladders, levels: Mapping[str, int], population: Population
+) -> pl.DataFrame:
+    """(`row`, `person`, `size`) for every released row of an items view's table: the fewest persons
+    sharing the row's item, or (m = 2) the item together with another item of the same person."""
+    coded = _coded(ladders, levels, population, view.table, list(view.columns))
+    rows = coded.select(ROW, PERSON, pl.struct(pl.exclude(PERSON, ROW)).hash().alias("item"))
+    items = rows.unique([PERSON, "item"]).select(PERSON, "item")
+    singles = items.with_columns(pl.len().over("item").cast(pl.UInt32).alias(SIZE))
+    if view.m == 2:
+        pairs = _pair_support(items)
+        singles = (
+            pl.concat([singles, pairs], how="vertical_relaxed")
+            .group_by(PERSON, "item")
+            .agg(pl.col(SIZE).min())
+        )
+    return rows.join(singles, on=[PERSON, "item"], how="left").select(ROW, PERSON, "item", SIZE)
+
+
+def _pair_support(items: pl.DataFrame) -> pl.DataFrame:
+    """(`person`, `item`, `size`): per item of a person, the fewest persons sharing it with another of
+    the person's items. Pairs are made a chunk of persons at a time."""
+    chunks = [items.filter(pl.col(PERSON) // _PAIR_CHUNK == chunk)
+              for chunk in (items.get_column(PERSON) // _PAIR_CHUNK).unique().sort()]  # fmt: skip
+
+    def pairs(chunk: pl.DataFrame) -> pl.DataFrame:
+        joined = chunk.join(chunk, on=PERSON, suffix="_b").filter(pl.col("item") < pl.col("item_b"))
+        return joined.with_columns(pl.struct("item", "item_b").hash().alias("pair"))
+
+    empty = pl.DataFrame(schema={"pair": pl.UInt64, "len": pl.UInt32})
+    counts = (
+        pl.concat([pairs(chunk).group_by("pair").len() for chunk in chunks] or [empty])
+        .group_by("pair")
+        .agg(pl.col("len").sum().alias(SIZE))
+    )
+    found = []
+    for chunk in chunks:
+        paired = pairs(chunk).join(counts, on="pair")
+        both = pl.concat([
+            paired.select(PERSON, "item", SIZE),
+            paired.select(PERSON, pl.col("item_b").alias("item"), SIZE),
+        ])  # fmt: skip
+        found.append(both.group_by(PERSON, "item").agg(pl.col(SIZE).min()))
+    return (
+        pl.concat(found)
+        if found
+        else pl.DataFrame(schema={PERSON: pl.UInt32, "item": pl.UInt64, SIZE: pl.UInt32})
+    )
+
+
+def withheld_items(
+    view: View, ladders: Ladders, levels: Mapping[str, int], population: Population, k: int
+) -> pl.Series:
+    """The rows of an items view's table to withhold so that every item left, and with m = 2 every pair
+    of items of a person, is shared by at least k persons. Rare single items go at once; for pairs, each
+    person first loses the one item in most of their rare pairs, round by round (supports change as rows
+    go), then, past a few rounds, every item still in a rare pair."""
+    table = view.table
+    gone = population.withheld.get(table, pl.Series(ROW, [], dtype=pl.UInt32))
+    for round_number in range(10_000):
+        now = Population(population.alive, {**population.withheld, table: gone})
+        support = item_support(view, ladders, levels, now)
+        rare = support.filter(pl.col(SIZE) < k)
+        if rare.is_empty():
+            return gone.sort()
+        if view.m == 1 or round_number >= _ONE_AT_A_TIME:
+            chosen = rare
+        else:
+            first = rare.sort(SIZE, "item").group_by(PERSON, maintain_order=False).agg(pl.col("item").first())
+            chosen = rare.join(first, on=[PERSON, "item"], how="semi")
+        gone = pl.concat([gone, chosen.get_column(ROW)]).unique()
+    raise AssertionError("withheld_items did not settle")  # every round withholds at least one row
+
+
+def withheld_sequences(
+    view: View, ladders: Ladders, levels: Mapping[str, int], population: Population, k: int
+) -> pl.Series:
+    """The rows of a sequence view's table to withhold: every row of each person whose sequence fewer
+    than k persons share (the person stays, without that table; if too few persons are left without it,
+    they are below target and suppressed by the caller)."""
+    table = view.table
+    gone = population.withheld.get(table, pl.Series(ROW, [], dtype=pl.UInt32))
+    sizes = class_sizes(view, ladders, levels, population)
+    rare = sizes.filter(pl.col(SIZE) < k).get_column(PERSON)
+    frame = ladders.frames[table].filter(population.rows(ladders, table))
+    rows = frame.filter(pl.col(PERSON).is_in(rare.implode())).get_column(ROW)
+    return pl.concat([gone, rows]).unique().sort()
+
+
+def _coded(
+    ladders: Ladders,
+    levels: Mapping[str, int],
+    population: Population,
+    table: str,
+    columns: list[str],
+    order: str | None = None,
+) -> pl.DataFrame:
+    """The released rows of `table`: `row`, `person` and each column's codes at its level."""
+    frame = ladders.frames[table]
+    coded = [frame.get_column(ROW), frame.get_column(PERSON)]
+    coded += [ladders.codes(column, levels[column]) for column in columns]
+    if order is not None:
+        coded.append(frame.get_column(split_column(order)[1]).alias("_order"))
+    return pl.DataFrame(coded).filter(population.rows(ladders, table))
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """A view's risk over the persons of a release (values never shown)."""
+
+    persons: int
+    smallest_k: int
+    below_target: float
+    """Share of persons in a class smaller than the target."""
+    unique: float
+    """Share of persons alone in their class."""
+    prosecutor_risk: float
+    """Mean over persons of 1 / class size: an attacker's chance of picking the right record."""
+
+    @staticmethod
+    def of(sizes: pl.DataFrame, k: int) -> Exposure:
+        size = sizes.get_column(SIZE)
+        if size.is_empty():
+            return Exposure(0, 0, 0.0, 0.0, 0.0)
+        return Exposure(
+            persons=size.len(),
+            smallest_k=int(size.min()),  # type: ignore[arg-type]
+            below_target=round(float((size < k).mean()), 4),  # type: ignore[arg-type]
+            unique=round(float((size == 1).mean()), 4),  # type: ignore[arg-type]
+            prosecutor_risk=round(float((1 / size).mean()), 4),  # type: ignore[arg-type]
+        )

@@ -26,7 +26,7 @@ from typing import Any
 
 import polars as pl
 
-from toolkit.risk.ladders import PERSON, ROW, Ladders, split_column
+from toolkit.risk.ladders import PERSON, ROW, Ladders, person_frames, split_column
 from toolkit.risk.views import (
     SIZE,
     Exposure,
@@ -130,7 +130,7 @@ def plan_risk(tables: Mapping[str, pl.LazyFrame], rules: RiskRules) -> RiskPlan:
     ids = (
         tables["profiles"].select("profile_id").drop_nulls().unique().sort("profile_id").collect()
     ).with_row_index(PERSON)
-    ladders = Ladders(rules, _frames(tables, rules, ids))
+    ladders = Ladders(rules, person_frames(tables, rules, ids))
     search = _Search(rules, ladders, ids.height)
     everyone = Population(search.everyone, {})
     before = {name: search.exposure(name, search.start, everyone) for name in rules.views}
@@ -166,28 +166,6 @@ def plan_risk(tables: Mapping[str, pl.LazyFrame], rules: RiskRules) -> RiskPlan:
         columns=columns,
         ladders=ladders,
     )
-
-
-def _frames(
-    tables: Mapping[str, pl.LazyFrame], rules: RiskRules, ids: pl.DataFrame
-) -> dict[str, pl.DataFrame]:
-    """Per table: `row`, `person` and the released values of its quasi-identifiers (and order columns)."""
-    wanted: dict[str, list[str]] = {}
-    for view in rules.views.values():
-        for column in (*view.columns, *([view.order] if view.order else [])):
-            table, name = split_column(column)
-            if name not in wanted.setdefault(table, []):
-                wanted[table].append(name)
-    return {
-        table: tables[table]
-        .select("profile_id", *names)
-        .with_row_index(ROW)
-        .join(ids.lazy(), on="profile_id", how="inner")
-        .select(ROW, PERSON, *names)
-        .sort(ROW)
-        .collect()
-        for table, names in wanted.items()
-    }
 
 
 def _distinct(ladders: Ladders, column: str, level: int, population: Population) -> int:

@@ -134,3 +134,25 @@ class Ladders:
                 labels.append(" ".join(label for label in found if label) or None)
             self._mappings[key] = (values, pl.Series(name, labels, dtype=pl.String))
         return self._mappings[key]
+
+
+def person_frames(
+    tables: Mapping[str, pl.LazyFrame], rules: RiskRules, ids: pl.DataFrame
+) -> dict[str, pl.DataFrame]:
+    """Per table: `row`, `person` and the released values of its quasi-identifiers (and order columns)."""
+    wanted: dict[str, list[str]] = {}
+    for view in rules.views.values():
+        for column in (*view.columns, *([view.order] if view.order else [])):
+            table, name = split_column(column)
+            if name not in wanted.setdefault(table, []):
+                wanted[table].append(name)
+    return {
+        table: tables[table]
+        .select("profile_id", *names)
+        .with_row_index(ROW)
+        .join(ids.lazy(), on="profile_id", how="inner")
+        .select(ROW, PERSON, *names)
+        .sort(ROW)
+        .collect()
+        for table, names in wanted.items()
+    }

@@ -1,0 +1,135 @@
+"""What one attacker view sees of a person: class sizes, case by case, and the ladders' levels."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from tests.risk.helpers import release, risk_rules
+from toolkit.risk import plan_risk
+from toolkit.risk.ladders import Classifier, Ladders, person_frames
+from toolkit.risk.views import Population, class_sizes
+from toolkit.rules import Classification, Step, View, load_risk_rules
+
+
+def _sizes(view: View, tables: dict[str, pl.LazyFrame]) -> dict[str, int]:
+    rules = risk_rules({"v": view})
+    ids = tables["profiles"].collect().get_column("profile_id").sort()
+    frames = person_frames(tables, rules, ids.to_frame().with_row_index("person"))
+    ladders = Ladders(rules, frames)
+    levels = dict.fromkeys(rules.ladders, 0)
+    alive = pl.Series("person", range(ids.len()), dtype=pl.UInt32)
+    sizes = class_sizes(view, ladders, levels, Population(alive, {}))
+    return dict(zip(ids.to_list(), sizes.get_column("size").to_list(), strict=True))
+
+
+def test_a_record_view_compares_a_persons_rows_as_a_set() -> None:
+    view = View(kind="record", columns=("education.institution",))
+    tables = release(
+        "ABC",
+        education=[
+            {"profile_id": "A", "institution": "x"}, {"profile_id": "A", "institution": "y"},
+            {"profile_id": "B", "institution": "y"}, {"profile_id": "B", "institution": "x"},
+            {"profile_id": "C", "institution": "x"},
+        ],
+    )  # fmt: skip
+    assert _sizes(view, tables) == {"A": 2, "B": 2, "C": 1}
+
+
+def test_a_sequence_view_keeps_the_order() -> None:
+    view = View(kind="sequence", columns=("experience.title",), order="experience.position")
+    rows = [("A", 1, "x"), ("A", 2, "y"), ("B", 2, "x"), ("B", 1, "y"), ("C", 2, "y"), ("C", 1, "x")]
+    tables = release("ABCD", experience=[{"profile_id": p, "position": n, "title": t} for p, n, t in rows])
+    assert _sizes(view, tables) == {"A": 2, "B": 1, "C": 2, "D": 1}
+
+
+def test_items_with_m_1_need_every_single_item_shared() -> None:
+    view = View(kind="items", columns=("contributions.repository",))
+    rows = [("A", "r1"), ("A", "r2"), ("B", "r1"), ("C", "r2"), ("C", "r3")]
+    tables = release("ABCD", contributions=[{"profile_id": p, "repository": r} for p, r in rows])
+    assert _sizes(view, tables) == {"A": 2, "B": 2, "C": 1, "D": 4}  # D shows nothing: everyone's class
+
+
+def test_items_with_m_2_need_every_pair_shared() -> None:
+    view = View(kind="items", m=2, columns=("skills.skill",))
+    rows = [("A", "a"), ("A", "b"), ("B", "a"), ("B", "b"), ("C", "a"), ("C", "c"), ("D", "b"), ("D", "c")]
+    tables = release("ABCD", skills=[{"profile_id": p, "skill": s} for p, s in rows])
+    # singles: a 3, b 3, c 2; pairs: ab 2, ac 1, bc 1
+    assert _sizes(view, tables) == {"A": 2, "B": 2, "C": 1, "D": 1}
+
+
+@pytest.mark.parametrize(
+    ("file", "value", "label"),
+    [
+        ("title_function", "Senior Software Engineer", "engineering"),
+        ("title_function", "Engineering Manager", "management"),
+        ("title_function", "Research Scientist", "research"),
+        ("title_function", "Site Reliability Engineer", "infrastructure"),
+        ("title_function", "Barista", "other"),
+        ("title_seniority", "Senior Software Engineer", "senior"),
+        ("title_seniority", "Software Engineer", None),
+        ("regions", "Papua New Guinea", "Oceania"),
+        ("regions", "Guinea", "Africa"),
+        ("regions", "Nigeria", "Africa"),
+        ("regions", "Niger", "Africa"),
+        ("regions", "Türkiye", "Asia"),
+        ("regions", "Atlantis", "other"),
+        ("industries", "NVIDIA", "semiconductors"),
+        ("industries", "Marigold Health", "health and life sciences"),
+        ("industries", "Okafor & Partners", "consulting"),
+        ("award_kinds", "Gold medal in the National Olympiad in Informatics", "olympiad"),
+        ("award_kinds", "Marlow Endowed Fellowship", "fellowship"),
+        ("award_kinds", "Best Paper Award", "paper award"),
+        ("degree_levels", "Doctor of Philosophy (Ph.D.)", "doctorate"),
+        ("degree_levels", "Master of Science (M.Sc.)", "master"),
+    ],
+)
+def test_the_shipped_classifications(file: str, value: str, label: str | None) -> None:
+    assert Classifier(load_risk_rules().classifications[file])(value) == label
+
+
+def test_a_ladders_levels_from_released_to_withheld() -> None:
+    view = View(kind="record", columns=("profiles.employer", "contributions.commits"))
+    groups = Classification(default="other", groups={"health": ("health",)})
+    rules = risk_rules(
+        {"v": view},
+        ladders={
+            "profiles.employer": [Step(frequent=True), Step(classify=("sectors",))],
+            "contributions.commits": [Step(band=(1, 10, 100))],
+        },
+        classifications={"sectors": groups},
+    )
+    tables = release(
+        "ABC",
+        contributions=[{"profile_id": "A", "commits": 7}, {"profile_id": "B", "commits": 250}],
+    )
+    tables["profiles"] = pl.DataFrame(
+        {"profile_id": ["A", "B", "C"], "employer": ["Acme", "Acme", "Blue Health"]}
+    ).lazy()
+    ids = pl.DataFrame({"profile_id": ["A", "B", "C"]}).with_row_index("person")
+    ladders = Ladders(rules, person_frames(tables, rules, ids))
+    employer = ladders.frames["profiles"]
+    assert employer.select(ladders.expr("profiles.employer", 1)).to_series().to_list() == [
+        "Acme",
+        "Acme",
+        "health",
+    ]  # fmt: skip  (Acme is shared by k = 2 persons, Blue Health is not)
+    assert employer.select(ladders.expr("profiles.employer", 2)).to_series().to_list() == [
+        "other", "other", "health",
+    ]  # fmt: skip
+    assert employer.select(ladders.expr("profiles.employer", 3)).to_series().to_list() == [None] * 3
+    commits = ladders.frames["contributions"]
+    assert commits.select(ladders.expr("contributions.commits", 1)).to_series().to_list() == ["1-9", "100+"]
+    assert [ladders.label("profiles.employer", level) for level in range(4)] == [
+        "released", "frequent", "classify:sectors", "withheld",
+    ]  # fmt: skip
+
+
+def test_a_population_smaller_than_k_cannot_be_released() -> None:
+    view = View(kind="record", columns=("profiles.employer",))
+    rules = risk_rules({"v": view}, k=5, max_suppressed=0.05)
+    tables = release("ABC")
+    tables["profiles"] = pl.DataFrame({"profile_id": list("ABC"), "employer": ["x"] * 3}).lazy()
+    plan = plan_risk(tables, rules)
+    assert not plan.written
+    assert plan.suppressed == {"A", "B", "C"}

@@ -181,15 +181,16 @@ class _Search:
         self.budget = math.floor(rules.max_suppressed * persons)
         self.start = dict.fromkeys(rules.ladders, 0)
         self.whole = Population(self.everyone, {})
-        self._cache: dict[tuple[str, tuple[int, ...]], tuple[frozenset[int], float]] = {}
+        self._cache: dict[tuple[str, tuple[int, ...]], tuple[int, float]] = {}
         self._keys: dict[tuple[str, str, tuple[int, ...]], pl.Series] = {}
 
     def exposure(self, name: str, levels: Mapping[str, int], population: Population) -> Exposure:
         view = self.rules.views[name]
         return Exposure.of(class_sizes(view, self.ladders, levels, population), self.rules.target(view))
 
-    def _assess(self, name: str, levels: Mapping[str, int]) -> tuple[frozenset[int], float]:
-        """Everyone alive: (persons below target, share of the rows in rare items) of view `name`."""
+    def _assess(self, name: str, levels: Mapping[str, int]) -> tuple[int, float]:
+        """Everyone alive: (how many persons are below target, the share of rows in rare items or rare
+        sequences) of view `name`."""
         view = self.rules.views[name]
         key = (name, tuple(levels[column] for column in view.columns))
         if key not in self._cache:
@@ -197,20 +198,20 @@ class _Search:
             if view.kind == "items":
                 support = item_support(view, self.ladders, levels, self.whole)
                 rare = support.filter(pl.col(SIZE) < k).height / max(support.height, 1)
-                self._cache[key] = (frozenset(), rare)
+                self._cache[key] = (0, rare)
             elif view.kind == "sequence":
                 keys = [self._table_keys(name, view.table, list(view.columns), levels)]
                 persons = self.everyone.filter(same_keys(keys) < k)
                 rows = self.ladders.frames[view.table].get_column(PERSON)
                 share = rows.filter(rows.is_in(persons.implode())).len() / max(rows.len(), 1)
-                self._cache[key] = (frozenset(), share)
+                self._cache[key] = (0, share)
             else:
                 keys = [
                     self._table_keys(name, table, list(columns), levels)
                     for table, columns in groupby(view.columns, key=lambda c: split_column(c)[0])
                 ]
                 small = same_keys(keys) < k
-                self._cache[key] = (frozenset(self.everyone.filter(small).to_list()), 0.0)
+                self._cache[key] = (int(small.sum()), 0.0)
         return self._cache[key]
 
     def coarsen(self) -> dict[str, int]:
@@ -260,9 +261,9 @@ class _Search:
                 continue
             levels = {**floor, **dict(zip(columns, node, strict=True))}
             persons, share = self._assess(name, levels)
-            if len(persons) > self.budget or share > self.rules.max_withheld_items:
+            if persons > self.budget or share > self.rules.max_withheld_items:
                 continue
-            total = generalization + len(persons) / max(self.everyone.len(), 1) + share
+            total = generalization + persons / max(self.everyone.len(), 1) + share
             if best is None or total < best[0]:
                 best = (total, node)
             if not persons and not share:

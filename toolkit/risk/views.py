@@ -23,7 +23,7 @@ from toolkit.risk.ladders import PERSON, ROW, Ladders, split_column
 from toolkit.rules import View
 
 SIZE = "size"
-_PAIR_CHUNK = 20_000
+_PAIR_CHUNK = 5_000
 """Persons whose item pairs are counted at once (m = 2): bounds the pairs held in memory."""
 _ONE_AT_A_TIME = 25
 """Rounds in which each person loses only the item in most of their rare pairs, before all such go."""

@@ -48,6 +48,7 @@ from toolkit.model import TABLE_SCHEMAS, ProfileSet
 from toolkit.progress import Progress
 from toolkit.publish import check_replaceable, publish, remove_stale_staging, staging_for
 from toolkit.risk import RiskPlan, plan_risk
+from toolkit.risk.phrases import PHRASE_SCHEMA, PhraseFinder, phrase_keys
 from toolkit.rules import ParsingRules, PrivacyRules, QualityRules, RiskRules
 from toolkit.scrub import RELEASED_TABLES
 from toolkit.scrub.keys import Keyring
@@ -206,7 +207,22 @@ def _process_task(task: tuple[int, dict[str, pl.Series]]) -> tuple[int, BatchSta
                          ("suppressed", result.suppressed)):  # fmt: skip
         for table, frame in frames.items():
             _write_part(frame, _part(state.staging / kind, table, batch))
+    risk = state.rules.risk
+    if risk is not None and risk.enabled and risk.phrases is not None:
+        found = phrase_keys(result.release, risk.phrases, _finder(risk, privacy))
+        _write_part(found, _part(state.staging, "phrases", batch))
     return batch, result.stats
+
+
+_FINDER: list[tuple[RiskRules, PhraseFinder]] = []
+
+
+def _finder(risk: RiskRules, privacy: PrivacyRules) -> PhraseFinder:
+    """One phrase finder per process and rules."""
+    if not _FINDER or _FINDER[0][0] is not risk:
+        assert risk.phrases is not None, "a phrase pass needs its rules"
+        _FINDER[:] = [(risk, PhraseFinder(risk.phrases, privacy))]
+    return _FINDER[0][1]
 
 
 # --- the driver side ---------------------------------------------------------------------------------
@@ -257,6 +273,7 @@ class _Workers:
             self.pool.join()
         _STATE = None
         _NAMES.clear()
+        _FINDER.clear()
 
 
 @contextlib.contextmanager
@@ -615,7 +632,8 @@ def _run_phases(
     plan = None
     if written and rules.risk is not None and rules.risk.enabled:
         released = {table: _scan_table(work / "release", table, schemas[table]) for table in RELEASED_TABLES}
-        plan = plan_risk(released, rules.risk)
+        phrases = _scan_table(work, "phrases", dict(PHRASE_SCHEMA))
+        plan = plan_risk(released, rules.risk, phrases, _finder(rules.risk, privacy))
         written = plan.written
         _collect_risk_suppressed(released, plan, private_stage)
     if written:

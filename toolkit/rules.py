@@ -8,6 +8,7 @@ folder overrides them (users copy `rules/` and edit it).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -583,6 +584,34 @@ class View(_Frozen):
         return self.columns[0].partition(".")[0]
 
 
+class PhraseRules(_Frozen):
+    """`phrases` of `rules/risk.yaml`: free text in which rare phrases become typed tokens."""
+
+    columns: tuple[str, ...] = Field(min_length=1, description="`table.column` free-text columns (scrub).")
+    types: dict[str, tuple[str, ...]] = Field(
+        default_factory=dict, description="Token type -> words that give a phrase that type."
+    )
+    default_type: str = Field(default="PROJECT", pattern=r"^[A-Z][A-Z_]*$")
+    time_units: tuple[str, ...] = Field(
+        default=(), description="A number before one of these words is always replaced."
+    )
+    unkeyed: tuple[str, ...] = Field(
+        default=("PERSON",), description="Entity types whose keyed tokens always lose their key."
+    )
+    function_words: tuple[str, ...] = Field(
+        default=(), description="Words that neither open nor close a phrase (at, the, he...)."
+    )
+
+    @field_validator("types")
+    @classmethod
+    def _type_names(cls, types: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+        for kind, words in types.items():
+            if re.fullmatch(r"[A-Z][A-Z_]*", kind) is None:
+                raise ValueError(f"a token type is written in capitals: {kind!r}")
+            _clean_words(words)
+        return types
+
+
 class RiskFile(_Frozen):
     """`rules/risk.yaml`: attacker views, their target k, the suppression budget, and the ladders."""
 
@@ -603,6 +632,7 @@ class RiskFile(_Frozen):
     )
     views: dict[str, View] = Field(min_length=1)
     ladders: dict[str, tuple[Step, ...]] = Field(default_factory=dict)
+    phrases: PhraseRules
 
 
 class RiskRules(_Frozen):
@@ -616,6 +646,7 @@ class RiskRules(_Frozen):
     ladders: dict[str, tuple[Step, ...]]
     """`table.column` -> its steps; every column of a view has one (empty: only withholding is left)."""
     classifications: dict[str, Classification]
+    phrases: PhraseRules | None = None
 
     def target(self, view: View) -> int:
         return view.k or self.k
@@ -677,8 +708,15 @@ def load_risk_rules(rules_dir: Path | None = None) -> RiskRules:
             for file in step.classify:
                 if file not in classifications:
                     classifications[file] = _load(rules_dir, f"{HIERARCHIES_DIR}/{file}.yaml", Classification)
+    for index, column in enumerate(risk.phrases.columns):
+        key = f"phrases.columns.{index}"
+        released(key, column)
+        table, _, name = column.partition(".")
+        if policy.tables[table][name] != "scrub":  # type: ignore[index]
+            raise RulesError(shown, key, f"{column!r} is not free text (scrub in {PRIVACY_FILE})")
     return RiskRules(
         enabled=risk.enabled,
+        phrases=risk.phrases,
         k=risk.k,
         max_suppressed=risk.max_suppressed,
         max_withheld_items=risk.max_withheld_items,

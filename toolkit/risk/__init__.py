@@ -27,6 +27,7 @@ from typing import Any
 import polars as pl
 
 from toolkit.risk.ladders import PERSON, ROW, Ladders, person_frames, split_column
+from toolkit.risk.phrases import PhraseFinder, PhraseRewriter, value_keys
 from toolkit.risk.views import (
     SIZE,
     Exposure,
@@ -71,6 +72,10 @@ class RiskPlan:
     views: dict[str, ViewRisk]
     columns: list[ColumnLevel]
     ladders: Ladders | None = field(default=None, repr=False, compare=False)
+    rewriter: PhraseRewriter | None = field(default=None, repr=False, compare=False)
+    phrases: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per token type, the distinct phrases of free text kept and replaced."""
+    phrase_columns: tuple[str, ...] = ()
 
     @property
     def written(self) -> bool:
@@ -95,7 +100,20 @@ class RiskPlan:
             for level in self.columns
             if level.level and split_column(level.column)[0] == table
         ]
-        return kept.with_columns(coarsened) if coarsened else kept
+        if coarsened:
+            kept = kept.with_columns(coarsened)
+        if self.rewriter is not None:
+            levels = {level.column: level.level for level in self.columns}
+            schema = kept.collect_schema()
+            texts = [
+                self.rewriter.expr(name, schema[name])
+                for column in self.phrase_columns
+                for table_name, name in [split_column(column)]
+                if table_name == table and name in schema and not levels.get(column)
+            ]
+            if texts:
+                kept = kept.with_columns(texts)
+        return kept
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -112,6 +130,7 @@ class RiskPlan:
                 }
                 for name, risk in self.views.items()
             },
+            "phrases": self.phrases,
             "columns": {
                 level.column: {
                     "level": level.level,
@@ -124,9 +143,16 @@ class RiskPlan:
         }
 
 
-def plan_risk(tables: Mapping[str, pl.LazyFrame], rules: RiskRules) -> RiskPlan:
+def plan_risk(
+    tables: Mapping[str, pl.LazyFrame],
+    rules: RiskRules,
+    phrases: pl.LazyFrame | None = None,
+    finder: PhraseFinder | None = None,
+) -> RiskPlan:
     """Choose the levels, the withheld rows and the suppressed persons for the released `tables` (lazy:
-    only `profile_id`, the quasi-identifiers and order columns are read)."""
+    only `profile_id`, the quasi-identifiers and order columns are read), and, given the persons'
+    candidate `phrases` (`phrase_keys` of every batch) and the `finder` that found them, how their free
+    text is rewritten."""
     ids = (
         tables["profiles"].select("profile_id").drop_nulls().unique().sort("profile_id").collect()
     ).with_row_index(PERSON)
@@ -157,6 +183,11 @@ def plan_risk(tables: Mapping[str, pl.LazyFrame], rules: RiskRules) -> RiskPlan:
     ]
     gone = search.everyone.filter(~search.everyone.is_in(final.alive.implode()))
     pseudonyms = ids.filter(pl.col(PERSON).is_in(gone.implode())).get_column("profile_id")
+    rewriter: PhraseRewriter | None = None
+    phrase_counts: dict[str, dict[str, int]] = {}
+    if phrases is not None and finder is not None and rules.phrases is not None:
+        kept = ids.filter(~pl.col(PERSON).is_in(gone.implode())).get_column("profile_id")
+        rewriter, phrase_counts = _rewriter(phrases, kept, rules, ladders, levels, finder)
     return RiskPlan(
         persons=ids.height,
         budget=search.budget,
@@ -165,7 +196,50 @@ def plan_risk(tables: Mapping[str, pl.LazyFrame], rules: RiskRules) -> RiskPlan:
         views=views,
         columns=columns,
         ladders=ladders,
+        rewriter=rewriter,
+        phrases=phrase_counts,
+        phrase_columns=tuple(rules.phrases.columns) if rewriter and rules.phrases else (),
     )
+
+
+def _rewriter(
+    phrases: pl.LazyFrame,
+    kept: pl.Series,
+    rules: RiskRules,
+    ladders: Ladders,
+    levels: Mapping[str, int],
+    finder: PhraseFinder,
+) -> tuple[PhraseRewriter, dict[str, dict[str, int]]]:
+    """The rewriter of free text, and per token type the distinct phrases kept (shared by k persons) and
+    replaced. Phrases are counted over the persons released."""
+    counted = (
+        phrases.filter(pl.col("profile_id").is_in(kept.implode()))
+        .group_by("phrase", "kind")
+        .agg(pl.col("profile_id").n_unique().alias("persons"))
+        .collect()
+    )
+    shared = counted.filter(pl.col("persons") >= rules.k)
+    figures = (
+        counted.group_by("kind")
+        .agg(
+            (pl.col("persons") >= rules.k).sum().alias("kept"),
+            (pl.col("persons") < rules.k).sum().alias("replaced"),
+        )
+        .sort("kind")
+    )
+    coarsened: dict[str, set[str]] = {}
+    for column, level in levels.items():
+        if level and ladders.dtypes[column] == pl.String:
+            frame = ladders.frames[split_column(column)[0]]
+            name = split_column(column)[1]
+            changed = frame.select(pl.col(name), ladders.expr(column, level).alias("_new")).filter(
+                pl.col(name).is_not_null() & pl.col(name).ne_missing(pl.col("_new"))
+            )
+            coarsened.setdefault(name, set()).update(changed.get_column(name).unique().to_list())
+    rewriter = PhraseRewriter(finder, shared.get_column("phrase").to_list(), value_keys(finder, coarsened))
+    return rewriter, {
+        kind: {"kept": kept_n, "replaced": gone_n} for kind, kept_n, gone_n in figures.iter_rows()
+    }
 
 
 def _distinct(ladders: Ladders, column: str, level: int, population: Population) -> int:

@@ -1,0 +1,77 @@
+"""Rare phrases of free text: what counts as a candidate, how it is typed, and what a rewrite leaves."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from toolkit.risk.phrases import PhraseFinder, PhraseRewriter, phrase_keys, value_keys
+from toolkit.rules import load_risk_rules
+
+
+@pytest.fixture(scope="module")
+def finder() -> PhraseFinder:
+    from toolkit.rules import load_privacy_rules
+
+    risk = load_risk_rules()
+    assert risk.phrases is not None
+    return PhraseFinder(risk.phrases, load_privacy_rules())
+
+
+@pytest.mark.parametrize(
+    ("text", "phrases"),
+    [
+        ("Directed the Quorvex project with OpenXLA.", [("Quorvex", "PROJECT")]),
+        ("Works on ByteMLPerf and veScale.", [("ByteMLPerf", "PROJECT"), ("veScale", "PROJECT")]),
+        ("With the Vision Group at Hillcrest Institute of Technology.",
+         [("Vision Group", "ORG"), ("Hillcrest Institute of Technology", "ORG")]),
+        ("Won a medal in the Baltic Informatics Olympiad 2014.", [("Baltic Informatics Olympiad 2014", "AWARD")]),
+        ("At Marigold Health he builds Kafka pipelines.", [("Marigold Health", "PROJECT")]),
+        ("Led the Maia 100 effort.", [("Maia 100", "PROJECT")]),
+        ("Migrated 312 services in 2019.", [("312", "NUMBER"), ("2019", "NUMBER")]),
+        ("Builds Kubernetes and Kafka tooling in Python.", []),  # allowed words open no phrase
+        ("The team ships weekly.", []),
+    ],
+)  # fmt: skip
+def test_candidates_and_their_types(finder: PhraseFinder, text: str, phrases: list[tuple[str, str]]) -> None:
+    found = [(text[p.start : p.end], p.kind) for p in finder(text) if not p.allowed]
+    assert found == phrases
+
+
+def test_rare_phrases_become_typed_tokens_and_shared_ones_stay(finder: PhraseFinder) -> None:
+    text = "<PERSON_1a2b3c4d> built Quorvex at Hillcrest Institute with 13 years of Rust, in <LOCATION_0f0f0f0f>."
+    hillcrest = next(p.key for p in finder(text) if text[p.start : p.end] == "Hillcrest Institute")
+    rewritten = PhraseRewriter(finder, shared={hillcrest}, forced={})(text)
+    assert (
+        rewritten == "<PERSON> built <PROJECT> at Hillcrest Institute with <NUMBER> of Rust, in <LOCATION>."
+    )
+
+
+def test_values_of_a_coarsened_column_are_replaced_in_text_whatever_their_count(finder: PhraseFinder) -> None:
+    text = "At Marigold Health and at NVIDIA."
+    everything = {p.key for p in finder(text)}
+    forced = value_keys(finder, {"employer": {"Marigold Health", "NVIDIA"}})
+    assert (
+        PhraseRewriter(finder, shared=everything, forced=forced)(text) == "At <EMPLOYER> and at <EMPLOYER>."
+    )
+
+
+@given(st.text(max_size=200))
+def test_rewriting_never_raises_and_is_idempotent(finder: PhraseFinder, text: str) -> None:
+    rewriter = PhraseRewriter(finder, shared=set(), forced={})
+    once = rewriter(text)
+    assert rewriter(once) == once
+
+
+def test_phrase_keys_count_each_phrase_once_per_person(finder: PhraseFinder) -> None:
+    import polars as pl
+
+    risk = load_risk_rules()
+    assert risk.phrases is not None
+    tables = {
+        "profiles": pl.DataFrame({"profile_id": ["a", "b"], "summary": ["Quorvex and Quorvex.", "Quorvex."]}),
+        "experience": pl.DataFrame({"profile_id": ["a"], "bullets": [["Built Quorvex."]]}),
+    }
+    keys = phrase_keys(tables, risk.phrases, finder)
+    assert keys.group_by("profile_id").len().sort("profile_id").get_column("len").to_list() == [1, 1]

@@ -28,9 +28,9 @@ from toolkit.text import fold
 _CONNECTORS = "of the|of|for|de|del|der|di|du|la|le|von|van|&"
 _WORD = r"(?:\p{Lu}[\p{L}\p{N}'\u2019+#.\-]*[\p{L}\p{N}+#]|\p{Lu}|\p{Ll}+\p{Lu}[\p{L}\p{N}]*)"
 _CANDIDATE = regex.compile(
-    r"(?P<token><(?P<entity>[A-Z][A-Z_]*?)(?:_(?P<key>[0-9a-f]{8}))?>)"
-    r"|(?P<number>(?<![\p{L}\p{N}])\d(?:[\d,.]*\d)?(?:\s*(?P<unit>\p{L}+))?)"
-    rf"|(?P<chain>(?<![\p{{L}}\p{{N}}]){_WORD}(?:(?:\s+(?:{_CONNECTORS}))?\s+(?:{_WORD}|\d[\p{{L}}\p{{N}}]*))*)"
+    r"(?:(?P<token><(?P<entity>[A-Z][A-Z_]*?)(?:_(?P<key>[0-9a-f]{8}))?>)"
+    r"|(?P<number>(?<![\p{L}\p{N}>])\d(?:[\d,.]*\d)?)(?=\s*(?P<unit>\p{L}+))?"
+    rf"|(?P<chain>(?<![\p{{L}}\p{{N}}>]){_WORD}(?:(?:\s+(?:{_CONNECTORS}))?\s+(?:{_WORD}|\d[\p{{L}}\p{{N}}]*))*))"
     r"(?![\p{L}\p{N}])"
 )
 PHRASE_SCHEMA: dict[str, pl.DataType] = {
@@ -83,9 +83,8 @@ class PhraseFinder:
             elif match["number"]:
                 unit = match["unit"]
                 timed = unit is not None and fold(unit) in self.units
-                end = match.end() if timed else match.start() + len(match["number"].split()[0])
-                digits = text[match.start() : end]
-                yield Phrase(match.start(), end, phrase_key(fold(digits)), "NUMBER", timed)
+                end = match.end("unit") if timed else match.end("number")
+                yield Phrase(match.start(), end, phrase_key(match["number"]), "NUMBER", timed)
             else:
                 found = self._chain(text, match.start(), match.end())
                 if found is not None:

@@ -143,3 +143,23 @@ def test_pycanon_agrees_on_the_professional_network_view(tmp_path: Path) -> None
     report = json.loads((out / "report.json").read_text())
     assert k == report["risk"]["views"]["professional_network"]["after"]["smallest_k"]
     assert k >= 5
+
+
+@pytest.mark.usefixtures("secret")
+def test_no_planted_rare_phrase_or_identifier_survives_a_scrape_like_release(tmp_path: Path) -> None:
+    from benchmarks.privacy_eval import evaluate
+    from benchmarks.risk_eval import rare_phrases_found
+    from tools.profiles import SCRAPE, generate, write_documents
+
+    docs = list(generate(200, seed=8, style=SCRAPE))
+    write_documents(tmp_path / "docs", iter(docs), None, False)
+    out = tmp_path / "release"
+    assert main(["run", str(tmp_path / "docs"), "--out", str(out)]) in (0, 1)
+    phrases = [phrase for doc in docs for phrase in doc.rare_phrases]
+    assert len(phrases) >= 200
+    assert rare_phrases_found(out, phrases) == []
+    metrics = evaluate(out, docs)
+    assert metrics.identifiers_surviving == []
+    assert metrics.technical_rate >= 0.9
+    report = json.loads((out / "report.json").read_text())
+    assert report["counts"]["profiles"] - report["risk"]["suppressed"] >= 0.9 * report["counts"]["profiles"]

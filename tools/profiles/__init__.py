@@ -39,11 +39,12 @@ from typing import Any
 from tools.profiles.people import cast_for, vocabulary_file
 from tools.profiles.render import IDENTIFIER_KINDS, Profile, render
 from tools.profiles.text import fold, has_word, string_cells, word_pattern
-from tools.profiles.vocabulary import PLANTED, SEED, Style
+from tools.profiles.vocabulary import PLANTED, SCRAPE, SEED, Style
 
 __all__ = [
     "IDENTIFIER_KINDS",
     "PLANTED",
+    "SCRAPE",
     "SEED",
     "SKILLS",
     "Generated",
@@ -102,6 +103,7 @@ def truth_record(file: str, doc: Profile, expected: bool = False) -> dict[str, A
         "other_names": doc.other_names,
         "technical_words": doc.technical_words,
         "namesake_employers": doc.namesake_employers,
+        "rare_phrases": doc.rare_phrases,
     }
     if expected:
         record["expected"] = doc.expected

@@ -69,6 +69,8 @@ class Profile:
     identifier_kinds: list[str] = field(default_factory=list)
     full_name: str = ""
     namesake_employers: list[str] = field(default_factory=list)
+    rare_phrases: list[str] = field(default_factory=list)
+    """Names of projects, labs and awards only this document's person has (scrape style)."""
 
 
 def _one(rng: random.Random, options: Sequence[Any]) -> Any:
@@ -108,6 +110,28 @@ class Writer:
         self.team: list[str] = []
         self.taken = {owner.full} if owner else set()
         self.namesakes: list[str] = []
+        self.rare: list[str] = []
+
+    def pick(self, options: Sequence[Any]) -> Any:
+        """`rng.choice`, or with the style's skew a Zipf-weighted draw (the first options most often)."""
+        if not self.style.skew:
+            return self.rng.choice(options)
+        return self.rng.choices(options, weights=_zipf(len(options), self.style.skew))[0]
+
+    def pick_some(self, options: Sequence[Any], count: int) -> list[Any]:
+        """`rng.sample`, or with the style's skew a Zipf-weighted sample without replacement."""
+        if not self.style.skew:
+            return self.rng.sample(options, count)
+        weights = _zipf(len(options), self.style.skew)
+        keys = sorted(range(len(options)), key=lambda i: -(self.rng.random() ** (1 / weights[i])))
+        return [options[i] for i in keys[:count]]
+
+    def rare_name(self) -> str:
+        """A made-up project name, CamelCase as such names are ("Quorvex", "TessaIR")."""
+        name = self.rng.choice(_SYLLABLES).capitalize() + self.rng.choice(_SYLLABLES)
+        name += self.rng.choice(("", "", "IR", "DB", "Bench", "Flow", "KV", "ML"))
+        self.rare.append(name)
+        return name
 
     def other(self) -> str:
         """Another person's full name: a new one each time, or one of the document's team (drawn at the
@@ -150,6 +174,15 @@ class Writer:
                 self.technical.append(value)
             elif key == "O":
                 value = self.other()
+            elif key == "RARE":
+                value = self.rare_name()
+            elif key in ("LAB", "S"):
+                surname = self.cast.surname(frozenset(name_words(self.owner) if self.owner else ())) or "Hale"
+                value = f"{surname} Lab" if key == "LAB" else surname
+                if key == "LAB":
+                    self.rare.append(value)
+            elif key == "Y":
+                value = str(self.rng.randint(2003, 2021))
             elif key in self.fields:
                 value = self.fields[key]
                 self.written.append(value)
@@ -199,7 +232,16 @@ class Writer:
             identifier_kinds=[kind for kind, _ in found],
             full_name=self.owner.full if self.owner else "",
             namesake_employers=list(dict.fromkeys(self.namesakes)),
+            rare_phrases=list(dict.fromkeys(self.rare)),
         )
+
+
+_SYLLABLES = ("quor", "vex", "tess", "zan", "mori", "kel", "drax", "oly", "pim", "sar", "thul", "vanta",
+              "rix", "neb", "okt", "lum", "fera", "gald", "hesk", "ibri", "jorv", "kast")  # fmt: skip
+
+
+def _zipf(count: int, skew: float) -> list[float]:
+    return [1 / (rank + 1) ** skew for rank in range(count)]
 
 
 def render(rng: random.Random, style: Style, cast: Cast, resume_share: float) -> Profile:
@@ -229,6 +271,8 @@ def _duration_text(months: int) -> str:
 def _bio(writer: Writer) -> str:
     rng, style = writer.rng, writer.style
     templates = [_one(rng, style.bio_openings), *_some(rng, style.bio_middles, *style.bio_middle_count)]
+    if style.rare_bio:
+        templates.append(rng.choice(style.rare_bio))
     contacts = _some(rng, style.bio_contacts, *style.bio_contact_count)
     for key in ("{email}", "{profile}") if style.bio_contacts else ():
         if not any(key in template for template in contacts):
@@ -240,26 +284,26 @@ def _talent_page(writer: Writer) -> tuple[str, dict[str, Any]]:
     rng, style, owner = writer.rng, writer.style, writer.owner
     assert owner is not None
     name = owner.full
-    title, employer = rng.choice(style.titles), writer.firm(rng.choice(style.employers))
-    city, region, country = rng.choice(style.locations)
+    title, employer = writer.pick(style.titles), writer.firm(writer.pick(style.employers))
+    city, region, country = writer.pick(style.locations)
     location = ", ".join(part for part in (city, region, country) if part)
     badges = rng.sample(BADGES, rng.randint(1, 3))
     coding, employment = rng.randint(3, 25), rng.randint(1, 20)
     writer.context.update(title=title, employer=employer, city=city, years=str(coding))
     bio = _bio(writer)
     degree, field_ = rng.choice(style.degrees)
-    institution = rng.choice(style.institutions)
+    institution = writer.pick(style.institutions)
     twice = rng.random() < 0.4
     studies = f"{degree}, {field_}, {degree}, {field_}" if twice else f"{degree}, {field_}"
     languages = rng.sample(style.languages, rng.randint(1, 3))
-    skills = [(skill, rng.randint(5, 10)) for skill in rng.sample(style.skills, rng.randint(3, 12))]
+    skills = [(skill, rng.randint(5, 10)) for skill in writer.pick_some(style.skills, rng.randint(3, 12))]
     skills.sort(key=lambda item: -item[1])
     declared_skills = len(skills) + rng.choice([0, 0, 2, 3])
     programming = [
         (lang, rng.randint(5, 10)) for lang in rng.sample(PROGRAMMING_LANGUAGES, rng.randint(0, 3))
     ]
     declared_programming = len(programming) + rng.choice([0, 1, 4])
-    repositories = rng.sample(style.repositories, rng.randint(1, 3))
+    repositories = writer.pick_some(style.repositories, rng.randint(1, 3))
     if "repo" in writer.fields:  # the owner's own repository, an identifier
         mine = (writer.fields["repo"], rng.choice([description for _, description in style.repositories]))
         repositories.insert(rng.randint(0, len(repositories)), mine)
@@ -362,8 +406,8 @@ def _talent_page(writer: Writer) -> tuple[str, dict[str, Any]]:
 
 def _resume(writer: Writer) -> tuple[str, dict[str, Any]]:
     rng, style = writer.rng, writer.style
-    titles = rng.sample(style.positions, rng.randint(1, 5))
-    organizations = [writer.firm(org) for org in rng.sample(style.organizations, len(titles))]
+    titles = writer.pick_some(style.positions, rng.randint(1, 5))
+    organizations = [writer.firm(org) for org in writer.pick_some(style.organizations, len(titles))]
     experience: list[dict[str, Any]] = []
     for position, (title, organization) in enumerate(zip(titles, organizations, strict=True), start=1):
         bullets = [writer.fill(bullet) for bullet in rng.sample(style.bullets, rng.randint(1, 4))]
@@ -390,6 +434,11 @@ def _resume(writer: Writer) -> tuple[str, dict[str, Any]]:
         templates = dict(style.owner_bullets)
         for kind in dict.fromkeys(kinds):
             experience[rng.randrange(len(experience))]["bullets"].insert(0, writer.fill(templates[kind]))
+    if style.rare_bullets:
+        entry = experience[rng.randrange(len(experience))]
+        entry["bullets"].insert(
+            rng.randint(0, len(entry["bullets"])), writer.fill(rng.choice(style.rare_bullets))
+        )
     lines = ["Experience", ""]
     for entry in experience:
         lines.append(entry["title"])
@@ -402,8 +451,13 @@ def _resume(writer: Writer) -> tuple[str, dict[str, Any]]:
         else:
             lines.append(entry["organization"])
         lines.append("")
+    chosen = rng.sample(AWARDS, rng.randint(0, 4))
+    if style.rare_awards and rng.random() < 0.5:
+        title = writer.fill(rng.choice(style.rare_awards))
+        writer.rare.append(title)
+        chosen.append((title, None))
     awards = []
-    for title, issuer in rng.sample(AWARDS, rng.randint(0, 4)):
+    for title, issuer in chosen:
         lines += [title, ""]
         if issuer:
             lines += [issuer, ""]

@@ -12,7 +12,7 @@ In `namesake_firms`, `{S}` is a surname drawn from the name pools ("Okafor Partn
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 def words(text: str) -> tuple[str, ...]:
@@ -67,6 +67,12 @@ class Style:
     technical: tuple[str, ...] = ()
     multi_word_tools: tuple[str, ...] = ()
     fields: tuple[str, ...] = ()
+    skew: float = (
+        0.0  # Zipf exponent of the draws of titles, employers, places, schools, skills, repositories
+    )
+    rare_bio: tuple[str, ...] = ()  # one more bio sentence, naming something only this person has
+    rare_bullets: tuple[str, ...] = ()  # one more résumé bullet, the same
+    rare_awards: tuple[str, ...] = ()  # award titles made for this person ({S} a surname, {Y} a year)
 
 
 BADGES = (("👤", "Senior"), ("🎓", "Top School"), ("🏢", "Top Company"), ("🌱", "Open Source Contributor"))
@@ -411,3 +417,29 @@ PLANTED = Style(
         "Reinforcement Learning",
     ),
 )
+
+
+SCRAPE = replace(
+    PLANTED,
+    name="scrape",
+    skew=1.1,
+    namesake_share=0.35,
+    rare_bio=(
+        "{first} also created {RARE}, a {T} toolkit with a small following.",
+        "Before that, {first} worked in the {LAB} on {MW}.",
+        "{first}'s side project {RARE} is used by a few {T} teams.",
+    ),
+    rare_bullets=(
+        "Founded the {RARE} benchmark for {T} workloads.",
+        "Ran the {LAB}'s {T} cluster and wrote {RARE}.",
+        "Designed {RARE}, an internal {T} scheduler.",
+    ),
+    rare_awards=(
+        "{S} Prize for Systems Research {Y}",
+        "Silver medal, {Y} {S} Informatics Olympiad",
+        "{S} Foundation Fellowship",
+    ),
+)
+"""The planted style as a scrape looks: skewed employers, titles, places, schools and skills, a long tail
+of small firms named after people, and per person one rare project, lab or award (the phrases a search
+would find them by)."""

@@ -22,15 +22,16 @@ def finder() -> PhraseFinder:
 @pytest.mark.parametrize(
     ("text", "phrases"),
     [
-        ("Directed the Quorvex project with OpenXLA.", [("Quorvex", "PROJECT")]),
+        ("Directed the Quorvex project with OpenXLA.", [("Quorvex", "PROJECT"), ("OpenXLA", "PROJECT")]),
         ("Works on ByteMLPerf and veScale.", [("ByteMLPerf", "PROJECT"), ("veScale", "PROJECT")]),
         ("With the Vision Group at Hillcrest Institute of Technology.",
          [("Vision Group", "ORG"), ("Hillcrest Institute of Technology", "ORG")]),
         ("Won a medal in the Baltic Informatics Olympiad 2014.", [("Baltic Informatics Olympiad 2014", "AWARD")]),
-        ("At Marigold Health he builds Kafka pipelines.", [("Marigold Health", "PROJECT")]),
+        ("At Marigold Health he builds Kafka pipelines.", [("Marigold Health", "PROJECT"), ("Kafka", "PROJECT")]),
         ("Led the Maia 100 effort.", [("Maia 100", "PROJECT")]),
         ("Migrated 312 services in 2019.", [("312", "NUMBER"), ("2019", "NUMBER")]),
-        ("Builds Kubernetes and Kafka tooling in Python.", []),  # allowed words open no phrase
+        ("Builds Kubernetes and Kafka tooling in Python.", [("Kubernetes", "PROJECT"), ("Kafka", "PROJECT")]),
+        ("Python tooling.", []),  # an everyday word, or an allowed word opening a sentence
         ("The team ships weekly.", []),
     ],
 )  # fmt: skip
@@ -41,8 +42,8 @@ def test_candidates_and_their_types(finder: PhraseFinder, text: str, phrases: li
 
 def test_rare_phrases_become_typed_tokens_and_shared_ones_stay(finder: PhraseFinder) -> None:
     text = "<PERSON_1a2b3c4d> built Quorvex at Hillcrest Institute with 13 years of Rust, in <LOCATION_0f0f0f0f>."
-    hillcrest = next(p.key for p in finder(text) if text[p.start : p.end] == "Hillcrest Institute")
-    rewritten = PhraseRewriter(finder, shared={hillcrest}, forced={})(text)
+    shared = {p.key for p in finder(text) if text[p.start : p.end] in ("Hillcrest Institute", "Rust")}
+    rewritten = PhraseRewriter(finder, shared=shared, forced={})(text)
     assert (
         rewritten == "<PERSON> built <PROJECT> at Hillcrest Institute with <NUMBER> of Rust, in <LOCATION>."
     )

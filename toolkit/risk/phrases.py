@@ -55,7 +55,7 @@ class Phrase:
     always: bool
     """Replaced whatever its count (a number of years, a name token)."""
     allowed: bool = False
-    """An allowed or everyday word alone: replaced only as the value of a coarsened column."""
+    """An everyday word alone: replaced only as the value of a coarsened column."""
 
 
 class PhraseFinder:
@@ -92,7 +92,10 @@ class PhraseFinder:
 
     def _chain(self, text: str, start: int, end: int) -> Phrase | None:
         """A chain without its function words at either end, nor a common word opening a sentence;
-        `allowed` if what is left is one everyday word, or only allowed and function words."""
+        `allowed` (never counted) if what is left is one everyday word ("Gold"), or one allowed word
+        opening a sentence ("Directed"). Allowed words inside a sentence ("at MediaTek", "on Kafka") are
+        candidates like any other phrase: common ones are shared by k persons, a rare one points at
+        someone."""
         words = list(regex.finditer(r"\S+", text[start:end]))
         folded_words = [fold(word[0]) for word in words]
         opens_sentence = not text[:start].strip() or text[:start].rstrip()[-1] in ".!?:;"
@@ -108,8 +111,9 @@ class PhraseFinder:
             folded_words.pop()
         if not words:
             return None
-        allowed = (len(words) == 1 and folded_words[0] in self.common) or all(
-            word in self.allowed or word in self.function_words for word in folded_words
+        single = folded_words[0] if len(words) == 1 else None
+        allowed = single is not None and (
+            single in self.common or (opens_sentence and single in self.allowed)
         )
         first, last = start + words[0].start(), start + words[-1].end()
         folded = " ".join(folded_words)

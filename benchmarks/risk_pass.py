@@ -1,13 +1,13 @@
 """The re-identification risk pass at growing sizes: its time against the whole job's, and its memory.
 
-For each size, the generated profiles of benchmarks/scale.py (same cache) go through `toolkit run` with the
-risk pass off (a copy of rules/ with `enabled: false`), timed as a whole process; then the risk pass alone
-runs as a child process over that release, exactly as the driver runs it over the staged parts (plan, then
-every table streamed through the plan into a new folder): its wall time, its peak RSS, and its share of
-the job (risk / (job without risk + risk)).
+For each size, the generated profiles of benchmarks/scale.py (same cache) go through `toolkit run` twice as
+whole processes, with the risk pass off (a copy of rules/ with `enabled: false`) and on: the pass costs
+the difference (its phrase extraction runs in the workers, its plan and rewrite in the driver). Then the
+pass alone runs in a child process over the release written without it, as the driver runs it (phrase
+keys, plan, every table streamed through the plan): its seconds per step and its peak RSS.
 
-    python benchmarks/risk_pass.py                  # 2,000 and 20,000 profiles
-    python benchmarks/risk_pass.py --sizes 200000
+    python benchmarks/risk_pass.py                          # 2,000 and 20,000 profiles
+    python benchmarks/risk_pass.py --alone RELEASE          # the pass alone over an existing release
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -29,72 +30,94 @@ ROOT = Path(__file__).resolve().parent.parent
 TABLES = ("profiles", "education", "skills", "contributions", "experience", "awards")
 
 
-def plan_and_write(release: Path, out: Path) -> None:
-    """The risk pass as the driver runs it; prints its figures as one JSON line."""
+def pass_alone(release: Path, out: Path) -> None:
+    """The risk pass as the driver runs it, over a release written without it; one JSON line of figures."""
     import polars as pl
 
     from toolkit.risk import plan_risk
-    from toolkit.rules import load_risk_rules
+    from toolkit.risk.phrases import PhraseFinder, phrase_keys
+    from toolkit.rules import load_privacy_rules, load_risk_rules
 
+    rules, privacy = load_risk_rules(ROOT / "rules"), load_privacy_rules(ROOT / "rules")
+    assert rules.phrases is not None
     started = time.perf_counter()
+    finder = PhraseFinder(rules.phrases, privacy)
     scans = {table: pl.scan_parquet(release / f"{table}.parquet") for table in TABLES}
-    plan = plan_risk(scans, load_risk_rules(ROOT / "rules"))
+    texts = {table: scan.collect() for table, scan in scans.items()}  # one batch: the workers' share
+    phrases = phrase_keys(texts, rules.phrases, finder).lazy()
+    del texts
+    extracted = time.perf_counter()
+    plan = plan_risk(scans, rules, phrases, finder)
+    planned = time.perf_counter()
     out.mkdir(parents=True, exist_ok=True)
     for table, rows in scans.items():
         plan.apply(table, rows).sink_parquet(out / f"{table}.parquet")
+    written = time.perf_counter()
     figures = plan.to_json()
     print(json.dumps({
-        "seconds": time.perf_counter() - started,
-        "suppressed": figures["suppressed"],
-        "budget": figures["budget"],
+        "extract": extracted - started, "plan": planned - extracted, "write": written - planned,
+        "suppressed": figures["suppressed"], "budget": figures["budget"],
         "smallest_k": min(view["after"]["smallest_k"] for view in figures["views"].values()),
         "rows_withheld": sum(view["rows_withheld"] for view in figures["views"].values()),
     }))  # fmt: skip
+
+
+def _alone(release: Path, cache: Path, env: dict[str, str]) -> None:
+    out = cache / f"risk-alone-{release.name}"
+    shutil.rmtree(out, ignore_errors=True)
+    child = [sys.executable, str(Path(__file__).resolve()), "--child", str(release), str(out)]
+    done = subprocess.run(child, env=env, capture_output=True, text=True, check=False)
+    if done.returncode:
+        print(done.stderr[-2000:], file=sys.stderr)
+        return
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    _, tree, _, _ = _timed(child, env)  # again, sampled for memory
+    print(
+        f"  the pass alone over {release.name}: phrase keys {figures['extract']:.1f} s (in one process), "
+        f"plan {figures['plan']:.1f} s, rewrite and write {figures['write']:.1f} s; peak RSS {tree:.0f} MiB; "
+        f"{figures['suppressed']} suppressed (budget {figures['budget']}), {figures['rows_withheld']:,} rows "
+        f"withheld, smallest class {figures['smallest_k']}",
+        flush=True,
+    )
 
 
 def main() -> None:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     options.add_argument("--sizes", type=int, nargs="+", default=[2000, 20000])
     options.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "toolkit-scale")
-    options.add_argument("--plan", nargs=2, type=Path, metavar=("RELEASE", "OUT"), help=argparse.SUPPRESS)
+    options.add_argument("--alone", type=Path, help="only the pass alone, over this release")
+    options.add_argument("--child", nargs=2, type=Path, help=argparse.SUPPRESS)
     args = options.parse_args()
-    if args.plan:
-        plan_and_write(*args.plan)
+    if args.child:
+        pass_alone(*args.child)
         return
     env = {**os.environ, "TOOLKIT_SECRET": SECRET}
-    rules = args.cache / "rules-without-risk"
-    shutil.rmtree(rules, ignore_errors=True)
-    shutil.copytree(ROOT / "rules", rules)
-    risk = rules / "risk.yaml"
+    if args.alone:
+        _alone(args.alone, args.cache, env)
+        return
+    rules_off = args.cache / "rules-without-risk"
+    shutil.rmtree(rules_off, ignore_errors=True)
+    shutil.copytree(ROOT / "rules", rules_off)
+    risk = rules_off / "risk.yaml"
     risk.write_text(risk.read_text(encoding="utf-8").replace("enabled: true", "enabled: false"), "utf-8")
-    print(f"{'profiles':>10}{'job s (no risk)':>17}{'risk s':>9}{'share':>8}{'risk RSS MiB':>14}"
-          f"{'suppressed':>12}{'rows withheld':>15}{'smallest k':>12}")  # fmt: skip
     for size in args.sizes:
         folder = _generated(args.cache, size)
         inputs = sorted(str(part) for part in folder.iterdir() if part.is_dir())
-        release = args.cache / f"release-norisk-{size}"
-        job = [sys.executable, "-m", "toolkit", "run", *inputs, "--out", str(release), "--rules", str(rules)]
-        job_seconds, _, _, code = _timed([*job, "--json"], env)
-        if code not in (0, 1):
-            print(f"{size:>10,}  the job failed (exit {code})")
-            continue
-        out = args.cache / f"risk-{size}"
-        shutil.rmtree(out, ignore_errors=True)
-        child = [sys.executable, str(Path(__file__).resolve()), "--plan", str(release), str(out)]
-        started = time.perf_counter()
-        import subprocess
-
-        done = subprocess.run(child, env=env, capture_output=True, text=True, check=False)
-        if done.returncode:
-            print(done.stderr[-2000:], file=sys.stderr)
-            continue
-        seconds = time.perf_counter() - started
-        figures = json.loads(done.stdout.strip().splitlines()[-1])
-        _, tree, _, _ = _timed(child, env)  # again, sampled for memory
-        share = seconds / (job_seconds + seconds)
-        print(f"{size:>10,}{job_seconds:>17.1f}{seconds:>9.1f}{share:>8.1%}{tree:>14.0f}"
-              f"{figures['suppressed']:>7} /{figures['budget']:>4}{figures['rows_withheld']:>15,}"
-              f"{figures['smallest_k']:>12}", flush=True)  # fmt: skip
+        timings = {}
+        for label, rules in (("off", rules_off), ("on", ROOT / "rules")):
+            release = args.cache / f"release-risk-{label}-{size}"
+            job = [sys.executable, "-m", "toolkit", "run", *inputs, "--out", str(release),
+                   "--rules", str(rules), "--json"]  # fmt: skip
+            seconds, tree, _, code = _timed(job, env)
+            timings[label] = (seconds, tree, code)
+        (off, off_rss, off_code), (on, on_rss, on_code) = timings["off"], timings["on"]
+        print(
+            f"{size:>8,} profiles: job {off:.1f} s without the risk pass, {on:.1f} s with it: the pass costs "
+            f"{(on - off) / on:.1%} of the job; peak RSS {off_rss:.0f} / {on_rss:.0f} MiB (exits {off_code}, "
+            f"{on_code})",
+            flush=True,
+        )
+        _alone(args.cache / f"release-risk-off-{size}", args.cache, env)
 
 
 if __name__ == "__main__":

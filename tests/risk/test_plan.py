@@ -163,3 +163,31 @@ def test_no_planted_rare_phrase_or_identifier_survives_a_scrape_like_release(tmp
     assert metrics.technical_rate >= 0.9
     report = json.loads((out / "report.json").read_text())
     assert report["counts"]["profiles"] - report["risk"]["suppressed"] >= 0.9 * report["counts"]["profiles"]
+
+
+@pytest.mark.usefixtures("secret")
+def test_a_release_that_cannot_reach_k_is_not_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = write(tmp_path / "docs", documents(3, seed=9))
+    out = tmp_path / "release"
+    assert main(["run", str(folder), "--out", str(out)]) == 3
+    assert not out.exists()
+    report = json.loads((tmp_path / "release.private" / "report.json").read_text())
+    assert report["release"]["written"] is False
+    assert report["risk"]["target_met"] is False
+    assert report["risk"]["suppressed"] > report["risk"]["budget"]
+    assert "attacker views" in capsys.readouterr().out
+
+
+@pytest.mark.usefixtures("secret", "pseudonymize_only")
+def test_with_the_pass_off_the_release_says_it_is_only_pseudonymized(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = write(tmp_path / "docs", documents(3, seed=9))
+    out = tmp_path / "release"
+    assert main(["run", str(folder), "--out", str(out)]) in (0, 1)
+    report = json.loads((out / "report.json").read_text())
+    assert report["anonymized"] is False
+    assert report["risk"] == {"ran": False}
+    assert "pseudonymized, not anonymized" in capsys.readouterr().out

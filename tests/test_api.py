@@ -59,6 +59,8 @@ def test_validate_anonymize_and_write_a_release(tmp_path: Path) -> None:
     assert not result.failed
     release = toolkit.anonymize(result.valid, key=SECRET)
     assert release.safe
+    assert release.risk is not None
+    assert release.risk["target_met"] is True
     assert "name" not in release.tables["profiles"].columns
     release.write(tmp_path / "release")
     assert (tmp_path / "release" / "profiles.parquet").exists()
@@ -80,6 +82,14 @@ def test_an_unsafe_release_refuses_to_be_written(tmp_path: Path) -> None:
     with pytest.raises(toolkit.ToolkitError, match="blocked"):
         release.write(tmp_path / "release")
     assert not (tmp_path / "release").exists()
+
+
+def test_a_release_too_small_for_k_refuses_to_be_written(tmp_path: Path) -> None:
+    release = toolkit.anonymize(toolkit.parse([SAMPLE / "talent_pages" / "profile_002.txt"]), key=SECRET)
+    assert release.risk is not None
+    assert not release.safe
+    with pytest.raises(toolkit.ToolkitError, match="blocked"):
+        release.write(tmp_path / "release")
 
 
 def test_scrub_frame_and_key_errors() -> None:

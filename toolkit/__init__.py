@@ -18,7 +18,7 @@ from toolkit._version import __version__
 from toolkit.errors import JobFault, RejectReason, RulesError, ToolkitError, UsageError
 from toolkit.model import TABLE_SCHEMAS, ProfileSet
 from toolkit.parse import parse_paths
-from toolkit.rules import load_parsing_rules, load_privacy_rules, load_quality_rules
+from toolkit.rules import load_parsing_rules, load_privacy_rules, load_quality_rules, load_risk_rules
 
 if TYPE_CHECKING:
     from toolkit.quality import ValidationResult
@@ -74,8 +74,10 @@ class Release:
     """Anonymized tables and the proof that goes with them. Nothing is written until `write`.
 
     Persons in whose rows verification still found an identifier are not in `tables`: they are counted
-    in `verification.suppressed` (by source profile_id: private). The release is `safe` while they stay
-    within the budget of the privacy rules.
+    in `verification.suppressed` (by source profile_id: private). Then the re-identification risk pass of
+    `rules/risk.yaml` has coarsened the quasi-identifiers, rewritten rare phrases and suppressed the
+    persons still below target (`risk`: its report, None when `enabled: false`). The release is `safe`
+    while both stay within their budgets.
     """
 
     tables: dict[str, pl.DataFrame]
@@ -83,12 +85,14 @@ class Release:
     columns: list[dict[str, object]]
     """Per column: the action taken and how many values it changed."""
     budget: int
-    """How many persons may be suppressed before the release is blocked."""
+    """How many persons verification may suppress before the release is blocked."""
+    risk: dict[str, object] | None = None
 
     @property
     def safe(self) -> bool:
-        """True when verification suppressed no more persons than the budget allows."""
-        return len(self.verification.suppressed) <= self.budget
+        """True when verification and the risk pass suppressed no more persons than their budgets allow."""
+        within = len(self.verification.suppressed) <= self.budget
+        return within and (self.risk is None or bool(self.risk["target_met"]))
 
     def write(self, folder: Path) -> None:
         """Write `<table>.parquet` files, all at once (through a staging folder renamed into place);
@@ -97,7 +101,10 @@ class Release:
         from toolkit.publish import check_replaceable, publish, staging_for
 
         if not self.safe:
-            raise ToolkitError("the release is blocked: too many persons still showed identifiers")
+            raise ToolkitError(
+                "the release is blocked: too many persons still showed identifiers, or could not reach "
+                "the k of rules/risk.yaml"
+            )
         folder = Path(folder)
         check_replaceable(folder, "release folder")
         stage = staging_for(folder)
@@ -120,7 +127,19 @@ def anonymize(profiles: ProfileSet, rules_dir: Path | None = None, key: bytes | 
     names = NameIndex.of(name for column in people for name in column.drop_nulls())
     anonymized, verification, tables = scrub_and_verify(profiles, rules, _keyring(key), names)
     budget = int(rules.policy.verification.max_suppressed * profiles.profiles.height)
-    return Release(tables, verification, [action.to_json() for action in anonymized.actions], budget)
+    actions = [action.to_json() for action in anonymized.actions]
+    risk_rules = load_risk_rules(rules_dir)
+    if not risk_rules.enabled or risk_rules.phrases is None:
+        return Release(tables, verification, actions, budget)
+    from toolkit.risk import plan_risk
+    from toolkit.risk.phrases import PhraseFinder, phrase_keys
+
+    finder = PhraseFinder(risk_rules.phrases, rules)
+    phrases = phrase_keys(tables, risk_rules.phrases, finder).lazy()
+    plan = plan_risk({name: frame.lazy() for name, frame in tables.items()}, risk_rules, phrases, finder)
+    if plan.written:
+        tables = {name: plan.apply(name, frame.lazy()).collect() for name, frame in tables.items()}
+    return Release(tables, verification, actions, budget, plan.to_json())
 
 
 def scrub_frame(

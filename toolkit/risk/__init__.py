@@ -57,6 +57,8 @@ class ColumnLevel:
     step: str
     distinct_before: int
     distinct_after: int
+    information_loss: float
+    """0 released as it is, 1 withheld: 1 - log(distinct values at the level) / log(distinct released)."""
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,7 @@ class RiskPlan:
                     "step": level.step,
                     "distinct_before": level.distinct_before,
                     "distinct_after": level.distinct_after,
+                    "information_loss": level.information_loss,
                 }
                 for level in self.columns
             },
@@ -178,6 +181,7 @@ def plan_risk(
             ladders.label(column, levels[column]),
             _distinct(ladders, column, 0, everyone),
             _distinct(ladders, column, levels[column], final),
+            round(search.loss(column, levels[column]), 4),
         )
         for column in rules.ladders
     ]
@@ -303,7 +307,7 @@ class _Search:
             self._keys[key] = table_keys(view, table, columns, self.ladders, levels, self.whole)
         return self._keys[key]
 
-    def _loss(self, column: str, level: int) -> float:
+    def loss(self, column: str, level: int) -> float:
         """The information a level loses: 0 released, 1 withheld, else 1 - log(distinct) / log(distinct
         released)."""
         if level == 0:
@@ -346,7 +350,7 @@ class _Search:
         return dict(zip(columns, chosen, strict=True))
 
     def _node_loss(self, columns: Sequence[str], node: Sequence[int]) -> float:
-        return sum(self._loss(c, level) for c, level in zip(columns, node, strict=True)) / len(columns)
+        return sum(self.loss(c, level) for c, level in zip(columns, node, strict=True)) / len(columns)
 
     def withhold(self, levels: Mapping[str, int]) -> Population:
         """Rare items withheld and persons below target suppressed, until every view meets its target

@@ -1,0 +1,157 @@
+"""The search of the risk pass: the least-loss levels of each view's columns by branch and bound over
+its lattice, then the rows and persons withheld until every view meets its target."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from itertools import groupby
+
+import polars as pl
+
+from toolkit.risk.ladders import PERSON, Ladders, split_column
+from toolkit.risk.views import (
+    SIZE,
+    Exposure,
+    Population,
+    class_sizes,
+    item_support,
+    same_keys,
+    table_keys,
+    withheld_items,
+    withheld_sequences,
+)
+from toolkit.rules import RiskRules
+
+
+class Search:
+    """The state of one search: the ladders fitted to the release, and what each node of a view's
+    lattice leaves below target (cached: nodes recur as views are solved)."""
+
+    def __init__(self, rules: RiskRules, ladders: Ladders, persons: int) -> None:
+        self.rules = rules
+        self.ladders = ladders
+        self.everyone = pl.Series(PERSON, range(persons), dtype=pl.UInt32)
+        self.budget = math.floor(rules.max_suppressed * persons)
+        self.start = dict.fromkeys(rules.ladders, 0)
+        self.whole = Population(self.everyone, {})
+        self._cache: dict[tuple[str, tuple[int, ...]], tuple[int, float]] = {}
+        self._keys: dict[tuple[str, str, tuple[int, ...]], pl.Series] = {}
+
+    def exposure(self, name: str, levels: Mapping[str, int], population: Population) -> Exposure:
+        view = self.rules.views[name]
+        return Exposure.of(class_sizes(view, self.ladders, levels, population), self.rules.target(view))
+
+    def _assess(self, name: str, levels: Mapping[str, int]) -> tuple[int, float]:
+        """Everyone alive: (how many persons are below target, the share of rows in rare items or rare
+        sequences) of view `name`."""
+        view = self.rules.views[name]
+        key = (name, tuple(levels[column] for column in view.columns))
+        if key not in self._cache:
+            k = self.rules.target(view)
+            if view.kind == "items":
+                support = item_support(view, self.ladders, levels, self.whole)
+                rare = support.filter(pl.col(SIZE) < k).height / max(support.height, 1)
+                self._cache[key] = (0, rare)
+            elif view.kind == "sequence":
+                keys = [self._table_keys(name, view.table, list(view.columns), levels)]
+                persons = self.everyone.filter(same_keys(keys) < k)
+                rows = self.ladders.frames[view.table].get_column(PERSON)
+                share = rows.filter(rows.is_in(persons.implode())).len() / max(rows.len(), 1)
+                self._cache[key] = (0, share)
+            else:
+                keys = [
+                    self._table_keys(name, table, list(columns), levels)
+                    for table, columns in groupby(view.columns, key=lambda c: split_column(c)[0])
+                ]
+                small = same_keys(keys) < k
+                self._cache[key] = (int(small.sum()), 0.0)
+        return self._cache[key]
+
+    def coarsen(self) -> dict[str, int]:
+        """One level per column: each view's least-loss levels within budget, views solved in turn (a
+        column two views read takes the coarser of their levels: coarser never lowers a class)."""
+        levels = dict(self.start)
+        for name in self.rules.views:
+            levels.update(self._solve(name, levels))
+        return levels
+
+    def _table_keys(self, name: str, table: str, columns: list[str], levels: Mapping[str, int]) -> pl.Series:
+        key = (name, table, tuple(levels[column] for column in columns))
+        if key not in self._keys:
+            view = self.rules.views[name]
+            self._keys[key] = table_keys(view, table, columns, self.ladders, levels, self.whole)
+        return self._keys[key]
+
+    def loss(self, column: str, level: int) -> float:
+        """The information a level loses: 0 released, 1 withheld, else 1 - log(distinct) / log(distinct
+        released)."""
+        if level == 0:
+            return 0.0
+        if level >= self.ladders.top(column):
+            return 1.0
+        released = self.ladders.codes(column, 0).n_unique()
+        if released <= 1:
+            return 0.0
+        return 1 - math.log(max(self.ladders.codes(column, level).n_unique(), 1)) / math.log(released)
+
+    def _solve(self, name: str, floor: Mapping[str, int]) -> dict[str, int]:
+        """The view's levels of least loss (mean loss of its columns, plus the share of persons it would
+        suppress) that fit the budget, by branch and bound over its lattice of levels: nodes in order of
+        generalization loss, none that a node within budget and without suppression already covers."""
+        columns = self.rules.views[name].columns
+        ranges = [range(floor[column], self.ladders.top(column) + 1) for column in columns]
+        nodes = sorted(
+            itertools.product(*ranges),
+            key=lambda node: (self._node_loss(columns, node), node),
+        )
+        best: tuple[float, tuple[int, ...]] | None = None
+        clean: list[tuple[int, ...]] = []
+        for node in nodes:
+            generalization = self._node_loss(columns, node)
+            if best is not None and generalization >= best[0]:
+                break
+            if any(all(a >= b for a, b in zip(node, done, strict=True)) for done in clean):
+                continue
+            levels = {**floor, **dict(zip(columns, node, strict=True))}
+            persons, share = self._assess(name, levels)
+            if persons > self.budget or share > self.rules.max_withheld_items:
+                continue
+            total = generalization + persons / max(self.everyone.len(), 1) + share
+            if best is None or total < best[0]:
+                best = (total, node)
+            if not persons and not share:
+                clean.append(node)
+        chosen = best[1] if best is not None else tuple(r[-1] for r in ranges)
+        return dict(zip(columns, chosen, strict=True))
+
+    def _node_loss(self, columns: Sequence[str], node: Sequence[int]) -> float:
+        return sum(self.loss(c, level) for c, level in zip(columns, node, strict=True)) / len(columns)
+
+    def withhold(self, levels: Mapping[str, int]) -> Population:
+        """Rare items withheld and persons below target suppressed, until every view meets its target
+        (a person gone can leave another's item shared by too few) or the suppressions pass the budget."""
+        population = Population(self.everyone, {})
+        while True:
+            withheld = dict(population.withheld)
+            for view in self.rules.views.values():
+                target = self.rules.target(view)
+                if view.kind == "items":
+                    withheld[view.table] = withheld_items(view, self.ladders, levels, population, target)
+                elif view.kind == "sequence":
+                    withheld[view.table] = withheld_sequences(
+                        view, self.ladders, levels, Population(population.alive, withheld), target
+                    )
+            population = Population(population.alive, withheld)
+            below: set[int] = set()
+            for view in self.rules.views.values():
+                if view.kind != "items":
+                    sizes = class_sizes(view, self.ladders, levels, population)
+                    below |= set(sizes.filter(pl.col(SIZE) < self.rules.target(view)).get_column(PERSON))
+            if not below:
+                return population
+            alive = population.alive.filter(~population.alive.is_in(sorted(below)))
+            population = Population(alive, population.withheld)
+            if self.everyone.len() - alive.len() > self.budget:
+                return population

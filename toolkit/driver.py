@@ -48,7 +48,7 @@ from toolkit.model import TABLE_SCHEMAS, ProfileSet
 from toolkit.progress import Progress
 from toolkit.publish import check_replaceable, publish, remove_stale_staging, staging_for
 from toolkit.risk import RiskPlan, plan_risk
-from toolkit.risk.phrases import PHRASE_SCHEMA, PhraseFinder, phrase_keys
+from toolkit.risk.phrases import PHRASE_SCHEMA, PhraseFinder, PhraseRewriter, phrase_keys
 from toolkit.rules import ParsingRules, PrivacyRules, QualityRules, RiskRules
 from toolkit.scrub import RELEASED_TABLES
 from toolkit.scrub.keys import Keyring
@@ -215,6 +215,52 @@ def _process_task(task: tuple[int, dict[str, pl.Series]]) -> tuple[int, BatchSta
 
 
 _FINDER: list[tuple[RiskRules, PhraseFinder]] = []
+_REWRITER: dict[Path, PhraseRewriter] = {}
+
+
+def _rewrite_task(task: tuple[int, dict[str, list[str]]]) -> int:
+    """Rewrite the rare phrases of one batch's released parts in place (through a temporary file)."""
+    batch, columns = task
+    state = _state()
+    risk, privacy = state.rules.risk, state.rules.privacy
+    assert risk is not None, "only the whole job rewrites phrases"
+    assert privacy is not None, "only the whole job rewrites phrases"
+    shared_file = state.staging / "shared_phrases.parquet"
+    if shared_file not in _REWRITER:
+        _REWRITER.clear()
+        shared = pl.read_parquet(shared_file).get_column("phrase").to_list()
+        forced = dict(pl.read_parquet(shared_file.with_name("forced_phrases.parquet")).iter_rows())
+        _REWRITER[shared_file] = PhraseRewriter(_finder(risk, privacy), shared, forced)
+    rewriter = _REWRITER[shared_file]
+    for table, names in columns.items():
+        part = _part(state.staging / "release", table, batch)
+        if not part.exists():
+            continue
+        frame = pl.read_parquet(part)
+        rewritten = frame.with_columns(rewriter.expr(name, frame.schema[name]) for name in names)
+        _write_part(rewritten, part.with_suffix(".rewritten"))
+        part.with_suffix(".rewritten").replace(part)
+    return batch
+
+
+def _rewrite_in_workers(
+    pool: _Workers, plan: RiskPlan, work: Path, batches: int, settings: JobSettings
+) -> None:
+    """The plan's phrase rewrite, batch by batch in the workers: what text keeps is decided once (the
+    phrases shared by k persons, the coarsened values), the finding runs where the text is."""
+    assert plan.rewriter is not None
+    shared = pl.DataFrame({"phrase": sorted(plan.rewriter.shared)}, schema={"phrase": pl.UInt64})
+    forced = pl.DataFrame(
+        {"phrase": list(plan.rewriter.forced), "kind": list(plan.rewriter.forced.values())},
+        schema={"phrase": pl.UInt64, "kind": pl.String},
+    )
+    _write_part(shared, work / "shared_phrases.parquet")
+    _write_part(forced, work / "forced_phrases.parquet")
+    columns = {table: plan.rewritten_columns(table) for table in RELEASED_TABLES}
+    columns = {table: names for table, names in columns.items() if names}
+    with Progress(batches, "phrases", enabled=settings.progress) as tick:
+        for _ in pool.map(_rewrite_task, [(batch, columns) for batch in range(batches)]):
+            tick(1)
 
 
 def _finder(risk: RiskRules, privacy: PrivacyRules) -> PhraseFinder:
@@ -274,6 +320,7 @@ class _Workers:
         _STATE = None
         _NAMES.clear()
         _FINDER.clear()
+        _REWRITER.clear()
 
 
 @contextlib.contextmanager
@@ -618,28 +665,30 @@ def _run_phases(
                 stats.merge(batch_stats, dict(offsets))
                 offsets.update(rows_before[batch])
                 tick(rows_before[batch]["profiles"])
-    findings = stats.final_findings(quality)
-    persons = stats.verification.persons_checked
-    budget = math.floor(privacy.policy.verification.max_suppressed * persons)
-    suppressed = sorted(
-        (keys.pseudonym("profile_id", person), str(reason))
-        for person, reason in stats.verification.suppressed.items()
-    )
-    written = len(suppressed) <= budget
-    rejects = _collect_private(work, private_stage)
-    released_rows: dict[str, int] = {}
-    schemas = released_schema(privacy)
-    plan = None
-    if written and rules.risk is not None and rules.risk.enabled:
-        released = {table: _scan_table(work / "release", table, schemas[table]) for table in RELEASED_TABLES}
-        phrases = _scan_table(work, "phrases", dict(PHRASE_SCHEMA))
-        plan = plan_risk(released, rules.risk, phrases, _finder(rules.risk, privacy))
-        written = plan.written
-        _collect_risk_suppressed(released, plan, private_stage)
+        findings = stats.final_findings(quality)
+        persons = stats.verification.persons_checked
+        budget = math.floor(privacy.policy.verification.max_suppressed * persons)
+        suppressed = sorted(
+            (keys.pseudonym("profile_id", person), str(reason))
+            for person, reason in stats.verification.suppressed.items()
+        )
+        written = len(suppressed) <= budget
+        rejects = _collect_private(work, private_stage)
+        released_rows: dict[str, int] = {}
+        schemas = released_schema(privacy)
+        plan = None
+        if written and rules.risk is not None and rules.risk.enabled:
+            released = {t: _scan_table(work / "release", t, schemas[t]) for t in RELEASED_TABLES}
+            phrases = _scan_table(work, "phrases", dict(PHRASE_SCHEMA))
+            plan = plan_risk(released, rules.risk, phrases, _finder(rules.risk, privacy))
+            written = plan.written
+            _collect_risk_suppressed(released, plan, private_stage)
+            if written and plan.rewriter is not None:
+                _rewrite_in_workers(pool, plan, work, len(rows_before), settings)
     if written:
         for table in RELEASED_TABLES:
             target = release_stage / f"{table}.parquet"
-            transform = (lambda name, rows: plan.apply(name, rows)) if plan else None
+            transform = (lambda name, rows: plan.apply(name, rows, rewrite=False)) if plan else None
             released_rows[table] = _concat_parts(work / "release", table, schemas[table], target, transform)
     return JobOutcome(
         stats=stats,

@@ -71,8 +71,20 @@ class RiskPlan:
     def written(self) -> bool:
         return len(self.suppressed) <= self.budget
 
-    def apply(self, table: str, rows: pl.LazyFrame) -> pl.LazyFrame:
-        """`table`'s released rows (all parts, in order) with the plan applied."""
+    def rewritten_columns(self, table: str) -> list[str]:
+        """The free-text columns of `table` whose rare phrases the plan rewrites (not those coarsened)."""
+        if self.rewriter is None:
+            return []
+        levels = {level.column: level.level for level in self.columns}
+        return [
+            split_column(column)[1]
+            for column in self.phrase_columns
+            if split_column(column)[0] == table and not levels.get(column)
+        ]
+
+    def apply(self, table: str, rows: pl.LazyFrame, rewrite: bool = True) -> pl.LazyFrame:
+        """`table`'s released rows (all parts, in order) with the plan applied; `rewrite=False` when the
+        free text was already rewritten, part by part (`rewritten_columns`, by the job's workers)."""
         if self.ladders is None:
             return rows
         gone = pl.Series("profile_id", sorted(self.suppressed), dtype=pl.String)
@@ -92,15 +104,9 @@ class RiskPlan:
         ]
         if coarsened:
             kept = kept.with_columns(coarsened)
-        if self.rewriter is not None:
-            levels = {level.column: level.level for level in self.columns}
+        if rewrite and self.rewriter is not None:
             schema = kept.collect_schema()
-            texts = [
-                self.rewriter.expr(name, schema[name])
-                for column in self.phrase_columns
-                for table_name, name in [split_column(column)]
-                if table_name == table and name in schema and not levels.get(column)
-            ]
+            texts = [self.rewriter.expr(name, schema[name]) for name in self.rewritten_columns(table)]
             if texts:
                 kept = kept.with_columns(texts)
         return kept

@@ -65,10 +65,18 @@ class Ladders:
         self._mappings: dict[tuple[str, tuple[str, ...]], tuple[pl.Series, pl.Series]] = {}
         self._frequent: dict[tuple[str, int], pl.Series] = {}
         self._codes: dict[tuple[str, int], pl.Series] = {}
+        self._single: dict[str, bool] = {}
         for column, steps in rules.ladders.items():
             for level, step in enumerate(steps, start=1):
                 if step.frequent:
                     self._frequent[(column, level)] = self._shared_values(column, level - 1)
+
+    def one_row_per_person(self, table: str) -> bool:
+        """Whether no person has two rows in `table` (its keys need no grouping, and are cheap to redo)."""
+        if table not in self._single:
+            persons = self.frames[table].get_column(PERSON)
+            self._single[table] = persons.n_unique() == persons.len()
+        return self._single[table]
 
     def top(self, column: str) -> int:
         """The highest level of `column`: withheld."""

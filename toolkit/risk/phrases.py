@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 import polars as pl
 import regex
@@ -33,12 +34,18 @@ _CANDIDATE = regex.compile(
     rf"|(?P<chain>(?<![\p{{L}}\p{{N}}>]){_WORD}(?:(?:\s+(?:{_CONNECTORS}))?\s+(?:{_WORD}|\d[\p{{L}}\p{{N}}]*))*))"
     r"(?![\p{L}\p{N}])"
 )
+_WORDS = regex.compile(r"\S+")
 PHRASE_SCHEMA: dict[str, pl.DataType] = {
     "profile_id": pl.String(),
     "phrase": pl.UInt64(),
     "kind": pl.String(),
 }
 """The columns of `phrase_keys`."""
+
+
+@lru_cache(maxsize=65_536)
+def _fold_word(word: str) -> str:
+    return fold(word)
 
 
 def phrase_key(folded: str) -> int:
@@ -96,9 +103,12 @@ class PhraseFinder:
         opening a sentence ("Directed"). Allowed words inside a sentence ("at MediaTek", "on Kafka") are
         candidates like any other phrase: common ones are shared by k persons, a rare one points at
         someone."""
-        words = list(regex.finditer(r"\S+", text[start:end]))
-        folded_words = [fold(word[0]) for word in words]
-        opens_sentence = not text[:start].strip() or text[:start].rstrip()[-1] in ".!?:;"
+        words = list(_WORDS.finditer(text, start, end))
+        folded_words = [_fold_word(word[0]) for word in words]
+        before = start - 1
+        while before >= 0 and text[before].isspace():
+            before -= 1
+        opens_sentence = before < 0 or text[before] in ".!?:;"
         while words and (
             folded_words[0] in self.function_words
             or (opens_sentence and len(words) > 1 and folded_words[0] in self.common)
@@ -115,7 +125,7 @@ class PhraseFinder:
         allowed = single is not None and (
             single in self.common or (opens_sentence and single in self.allowed)
         )
-        first, last = start + words[0].start(), start + words[-1].end()
+        first, last = words[0].start(), words[-1].end()
         folded = " ".join(folded_words)
         if all(word[0].isdigit() for word in folded_words):
             kind = "NUMBER"

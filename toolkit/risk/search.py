@@ -79,6 +79,8 @@ class Search:
 
     def _table_keys(self, name: str, table: str, columns: list[str], levels: Mapping[str, int]) -> pl.Series:
         key = (name, table, tuple(levels[column] for column in columns))
+        if self.ladders.one_row_per_person(table):  # cheap to redo: not worth its memory
+            return table_keys(self.rules.views[name], table, columns, self.ladders, levels, self.whole)
         if key not in self._keys:
             view = self.rules.views[name]
             self._keys[key] = table_keys(view, table, columns, self.ladders, levels, self.whole)

@@ -84,6 +84,10 @@ def table_keys(
     of the person's rows, or their sequence; 0 for a person with no row."""
     coded = _coded(ladders, levels, population, table, columns, view.order)
     row = pl.struct(pl.exclude(PERSON, ROW, "_order")).hash()
+    if view.kind != "sequence" and ladders.one_row_per_person(table):
+        keyed = coded.select(PERSON, row.alias("key"))
+        people = pl.DataFrame({PERSON: population.alive})
+        return people.join(keyed, on=PERSON, how="left", maintain_order="left").get_column("key").fill_null(0)
     if view.kind == "sequence":
         coded = coded.sort(PERSON, "_order", ROW)
         per_person = coded.group_by(PERSON, maintain_order=True).agg(row.alias("rows"))

@@ -5,6 +5,8 @@ Run: .venv/bin/python benchmarks/scrub_speed.py [--docs N] [--runs R] [--seed S]
 The planted documents of tools/profiles are written to a folder; then, as child processes (wall clock,
 start-up and model loading included, medians of R runs), with OPENBLAS_NUM_THREADS=1 and OMP_NUM_THREADS=1:
 - Presidio alone: `python -m benchmarks.presidio_alone FOLDER` (default engines, analyze + anonymize);
+- Presidio tuned as a careful engineer would: `python -m benchmarks.presidio_tuned FOLDER`
+  (BatchAnalyzerEngine, NER-only spaCy, one spaCy process per core);
 - the toolkit: `toolkit run FOLDER --out TMP` (the whole job: parse, validate, scrub, verify, write);
 - for reference, spaCy's NER alone (`python -m benchmarks.ner_alone`, NER component only, nlp.pipe with
   batch_size 128, one process) over the whole documents, and over the distinct free text the toolkit
@@ -82,6 +84,11 @@ def measure(folder: Path, runs: int) -> list[Timing]:
             [python, "-m", "benchmarks.presidio_alone", str(folder)],
             runs,
         ),
+        time_command(
+            "Presidio tuned (batch, NER only, cores)",
+            [python, "-m", "benchmarks.presidio_tuned", str(folder)],
+            runs,
+        ),
         time_toolkit(folder, runs),
         time_command(
             "spaCy NER alone, documents (ref.)",
@@ -125,6 +132,9 @@ def main(argv: list[str] | None = None) -> int:
         first = statistics.median(startup.seconds) if startup.seconds else float("nan")
         steady = (count - 1) / (seconds - first) if seconds > first else float("nan")
         print(f"{timing.label:<38}{rate:>8.1f}{seconds:>9.1f}{ratio:>13}{first:>12.1f}{steady:>14.1f}")
+    tuned, toolkit_timing = timings[1], timings[2]
+    if not tuned.unavailable and not toolkit_timing.unavailable:
+        print(f"toolkit run against Presidio tuned: {toolkit_timing.rate(count) / tuned.rate(count):.2f}x")
     print(
         "start-up s: the same process on one document; docs/s after: the rest over the time beyond start-up"
     )

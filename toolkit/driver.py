@@ -5,9 +5,13 @@ dataset-wide passes over the staged parts with lazy Polars scans, and publishes 
     phase 1  inputs -> batches of records -> parse_batch (workers) -> <private staging>/parsed/<table>/part-N
     pass     parsed parts -> the whole names of everyone (NameIndex), keys of `unique` rules repeated
              across batches
-    phase 2  parsed part N -> process_batch (workers) -> release, quarantine and suppressed parts
-    pass     merged statistics -> thresholds, suppression budget, counts, report
-    publish  parts -> one <table>.parquet each (streamed), report.json last; staging renamed into place
+    phase 2  parsed part N -> process_batch (workers) -> release, quarantine and suppressed parts, and
+             the persons' candidate phrases of free text (phrase_keys)
+    pass     merged statistics -> thresholds, suppression budget, counts
+    risk     release parts + phrases -> plan_risk (driver): levels, withheld rows, suppressed persons,
+             the phrases text keeps; then the phrase rewrite of each release part (workers)
+    publish  parts -> one <table>.parquet each (streamed through the plan), report.json last; staging
+             renamed into place
 
 Memory is flat in the input size: a batch at a time per worker, parts streamed to disk, scans streamed out.
 A killed run leaves hidden staging folders only (removed by the next run), never a half-published output.

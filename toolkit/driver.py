@@ -669,26 +669,29 @@ def _run_phases(
                 stats.merge(batch_stats, dict(offsets))
                 offsets.update(rows_before[batch])
                 tick(rows_before[batch]["profiles"])
-        findings = stats.final_findings(quality)
-        persons = stats.verification.persons_checked
-        budget = math.floor(privacy.policy.verification.max_suppressed * persons)
-        suppressed = sorted(
-            (keys.pseudonym("profile_id", person), str(reason))
-            for person, reason in stats.verification.suppressed.items()
-        )
-        written = len(suppressed) <= budget
-        rejects = _collect_private(work, private_stage)
-        released_rows: dict[str, int] = {}
-        schemas = released_schema(privacy)
-        plan = None
-        if written and rules.risk is not None and rules.risk.enabled:
-            released = {t: _scan_table(work / "release", t, schemas[t]) for t in RELEASED_TABLES}
-            phrases = _scan_table(work, "phrases", dict(PHRASE_SCHEMA))
-            plan = plan_risk(released, rules.risk, phrases, _finder(rules.risk, privacy))
-            written = plan.written
-            _collect_risk_suppressed(released, plan, private_stage)
-            if written and plan.rewriter is not None:
-                _rewrite_in_workers(pool, plan, work, len(rows_before), settings)
+    findings = stats.final_findings(quality)
+    persons = stats.verification.persons_checked
+    budget = math.floor(privacy.policy.verification.max_suppressed * persons)
+    suppressed = sorted(
+        (keys.pseudonym("profile_id", person), str(reason))
+        for person, reason in stats.verification.suppressed.items()
+    )
+    written = len(suppressed) <= budget
+    rejects = _collect_private(work, private_stage)
+    released_rows: dict[str, int] = {}
+    schemas = released_schema(privacy)
+    plan = None
+    if written and rules.risk is not None and rules.risk.enabled:
+        released = {t: _scan_table(work / "release", t, schemas[t]) for t in RELEASED_TABLES}
+        phrases = _scan_table(work, "phrases", dict(PHRASE_SCHEMA))
+        plan = plan_risk(released, rules.risk, phrases, _finder(rules.risk, privacy))
+        written = plan.written
+        _collect_risk_suppressed(released, plan, private_stage)
+        if written and plan.rewriter is not None:
+            # A fresh pool: the workers of phase 2 hold spaCy, and the plan's memory should not come on
+            # top of theirs; finding phrases needs no model.
+            with _Workers(workers, state) as rewriters:
+                _rewrite_in_workers(rewriters, plan, work, len(rows_before), settings)
     if written:
         for table in RELEASED_TABLES:
             target = release_stage / f"{table}.parquet"

@@ -38,6 +38,7 @@ class Search:
         self.whole = Population(self.everyone, {})
         self._cache: dict[tuple[str, tuple[int, ...]], tuple[int, float]] = {}
         self._keys: dict[tuple[str, str, tuple[int, ...]], pl.Series] = {}
+        self._losses: dict[tuple[str, int], float] = {}
 
     def exposure(self, name: str, levels: Mapping[str, int], population: Population) -> Exposure:
         view = self.rules.views[name]
@@ -88,7 +89,12 @@ class Search:
 
     def loss(self, column: str, level: int) -> float:
         """The information a level loses: 0 released, 1 withheld, else 1 - log(distinct) / log(distinct
-        released)."""
+        released); computed once per column and level (the lattice's sort and bound ask for it often)."""
+        if (column, level) not in self._losses:
+            self._losses[(column, level)] = self._loss(column, level)
+        return self._losses[(column, level)]
+
+    def _loss(self, column: str, level: int) -> float:
         if level == 0:
             return 0.0
         if level >= self.ladders.top(column):

@@ -9,10 +9,18 @@ from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from typing import Any
 
+from anyascii import anyascii
+
 # Python's \s on str already covers NBSP, the U+2000 block, narrow NBSP, ideographic space, line separators.
 _WHITESPACE = re.compile(r"\s+")
-# Invisible characters that scraped pages leave inside words; ZWJ/ZWNJ are kept (scripts and emoji need them).
-_INVISIBLE = re.compile("[\u200b\u2060\ufeff\u00ad]")
+# Invisible characters that scraped pages leave inside words (zero-width space, word joiner, soft hyphen,
+# the combining grapheme joiner, direction marks and isolates, Hangul fillers); ZWJ/ZWNJ and variation
+# selectors are kept here (scripts and emoji need them) and ignored only when text is compared (`fold`).
+_INVISIBLE = re.compile(
+    "[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064"
+    "\u2066-\u206f\u3164\ufeff\uffa0]"
+)
+_IGNORED_IN_COMPARISON = re.compile("[\u200c\u200d\ufe00-\ufe0f]")
 
 
 def clean(text: str) -> str:
@@ -62,13 +70,40 @@ def strip_accents(text: str) -> str:
     return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
+def _is_lookalike_script(char: str) -> bool:
+    """Cyrillic and Greek: scripts whose letters pass for Latin ones ('М' in 'Мarta')."""
+    return (
+        "\u0370" <= char <= "\u052f"
+        or "\u1c80" <= char <= "\u1c8f"
+        or "\u1f00" <= char <= "\u1fff"
+        or "\u2de0" <= char <= "\u2dff"
+        or "\ua640" <= char <= "\ua69f"
+    )
+
+
+@lru_cache(maxsize=1 << 14)
+def fold_char(char: str) -> str:
+    """One character in its comparison form (see `fold`); may be empty or longer than one."""
+    if char.isascii():
+        return char.lower()
+    if _INVISIBLE.match(char) or _IGNORED_IN_COMPARISON.match(char):
+        return ""
+    if _is_lookalike_script(char):
+        char = anyascii(char)
+    return strip_accents(char).casefold()
+
+
 @lru_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
-    """The comparison form of a text: accents dropped, case folded, white space folded.
+    """The comparison form of a text: accents dropped, case folded, white space folded, invisible
+    characters ignored, and Cyrillic and Greek letters written in Latin (a skeleton: 'Мarta' with a
+    Cyrillic М, 'Marta' and 'Марта' fold alike).
 
     'José  DA Mata' and 'jose da mata' fold alike. Used to match identifiers, never to show text.
     """
-    return _WHITESPACE.sub(" ", strip_accents(_INVISIBLE.sub("", text)).casefold()).strip()
+    if text.isascii():
+        return " ".join(text.lower().split())
+    return _WHITESPACE.sub(" ", "".join(map(fold_char, text))).strip()
 
 
 MAX_SHOWN_ITEMS = 3

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from tests.conftest import TEST_KEY
 from toolkit.scrub.engine import Span
-from toolkit.scrub.identifiers import _fold_char, fold_with_offsets
+from toolkit.scrub.identifiers import fold_with_offsets
+from toolkit.text import fold_char
 from toolkit.scrub.text import Seeds, TextScrubber, _sentences, is_allowed
 from toolkit.text import fold
 
@@ -180,7 +181,7 @@ def test_folding_keeps_the_way_back_to_each_original_character(text: str) -> Non
     assert len(offsets) == len(folded)
     assert offsets == sorted(offsets)
     for position, char in enumerate(folded):
-        assert char in _fold_char(text[offsets[position]])
+        assert char in fold_char(text[offsets[position]])
 
 
 @pytest.mark.parametrize(

@@ -13,23 +13,23 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
 from urllib.parse import urlsplit
 
 import regex
 
-from toolkit.text import Words, fold, strip_accents
+from toolkit.names import PARTICLES, TITLES, compact, glued_script, handle_forms, readings
+from toolkit.text import Words, fold, fold_char, strip_accents
 
-PARTICLES = frozenset(
-    ["van", "von", "der", "den", "de", "da", "das", "do", "dos", "di", "del", "della", "la", "le", "du",
-     "des", "ter", "ten", "het", "die", "bin", "ibn", "al", "el", "y", "e", "zu", "af"]
-)  # fmt: skip
-_TITLES = regex.compile(r"^(?:(?:dr|prof|mr|mrs|ms|mx)\.?\s+)+", regex.IGNORECASE)
+_TITLES = TITLES
 _CONTACT_PARTS = regex.compile(r"[._\-+]+|\d+")
 _CAPITALISED_RUN = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}[\p{L}'\u2019-]+(?:\s+\p{Lu}[\p{L}'\u2019-]+){1,2}")
 _MIN_TOKEN = 2
 _MIN_DERIVED = 5
+_MIN_INSIDE_PART = 4
 _WORD = re.compile(r"[^\W_]+")
+_TOKEN = regex.compile(r"[^\s<>()\[\]{}\"'\u2019`,;:!?|*]+(?:['\u2019]s)?(?<![.\-_/])")
+_NOT_ALNUM = regex.compile(r"[^\p{L}\p{N}]+")
+_POSSESSIVE = regex.compile(r"['\u2019]s$")
 
 
 @dataclass(frozen=True)
@@ -39,11 +39,10 @@ class WordIndex:
     longest: int
     firsts: frozenset[str]
     """The first word of every variant: a word not in it starts no match."""
-
-
-@cache
-def _fold_char(char: str) -> str:
-    return strip_accents(char).casefold()
+    inside: regex.Pattern[str] | None = None
+    """Compact forms found inside longer tokens ('mnowak' in 'mnowak88', 'nowak' in 'nowakdev.pl')."""
+    glued: regex.Pattern[str] | None = None
+    """Names in scripts without spaces, found anywhere in the folded text ('王芳' in '我叫王芳。')."""
 
 
 def fold_with_offsets(text: str) -> tuple[str, list[int] | None]:
@@ -52,7 +51,7 @@ def fold_with_offsets(text: str) -> tuple[str, list[int] | None]:
     character folded to exactly one (the usual case: offsets are then the same)."""
     if text.isascii():
         return text.lower(), None
-    pieces = list(map(_fold_char, text))
+    pieces = list(map(fold_char, text))
     folded = "".join(pieces)
     if len(folded) == len(text) and "" not in pieces:
         return folded, None
@@ -82,6 +81,10 @@ class RecordIdentifiers:
     """Folded single words of other people's names, found only Capitalised or in CAPITALS ('Rosa', 'ROSA')."""
     contacts: set[str] = field(default_factory=set)
     """E-mail local parts, handles and site names, letters only: 'ikeoluwailupeju', 'iilupeju'."""
+    inside: dict[str, Identity] = field(default_factory=dict)
+    """Compact forms (see `toolkit.names.handle_forms`) searched for inside tokens -> their person."""
+    glued: dict[str, Identity] = field(default_factory=dict)
+    """Folded names in scripts without spaces -> their person."""
 
     def _add(self, variant: str, identity: Identity, force: bool = False, capitalised: bool = False) -> None:
         folded = fold(variant)
@@ -90,16 +93,28 @@ class RecordIdentifiers:
         self.variants.setdefault(folded, identity)
         (self.capitalised if capitalised else self.any_case).add(folded)
 
-    def add_own_name(self, name: str) -> None:
-        """The record's own person: every variant, even one that is also a technical word."""
-        clean = _TITLES.sub("", name).strip()
-        if not clean:
-            return
-        identity = Identity("PERSON", fold(clean))
+    def add_own_name(self, written: str) -> None:
+        """The record's own person, from the name as written ('NOWAK, Marta', 'Wang Fang (王芳)'): every
+        variant, even one that is also a technical word; the handle forms made of it, and its parts of four
+        letters or more that are not ordinary words, inside longer tokens ('mnowak88', 'nowakdev.pl')."""
+        identity: Identity | None = None
+        for clean in readings(written):
+            identity = identity or Identity("PERSON", fold(clean))
+            self._add_reading(clean, identity)
+
+    def _add_reading(self, clean: str, identity: Identity) -> None:
+        if glued_script(clean):
+            self.glued.setdefault(fold(clean).replace(" ", ""), identity)
         words = clean.split()
         names = [word for word in words if word.lower() not in PARTICLES]
         for variant in (clean, *names, *_particle_surname(words)):
             self._add(variant, identity, force=True)
+        for part in names:
+            folded = compact(part)
+            if len(folded) >= _MIN_INSIDE_PART and not self._ordinary(folded):
+                self.inside.setdefault(folded, identity)
+        for form in handle_forms(clean):
+            self.inside.setdefault(form, identity)
         if len(names) >= 2:
             first, last = names[0], names[-1]
             surname = " ".join(words[words.index(first) + 1 :])
@@ -110,6 +125,9 @@ class RecordIdentifiers:
                     if len(derived) >= _MIN_DERIVED:
                         self._add(derived, identity, force=True)
 
+    def _ordinary(self, folded: str) -> bool:
+        return folded in self.allow_list or folded in self.everyday
+
     def add_other_person(self, name: str, any_case: bool = False) -> None:
         """Someone named in the record: the whole name in any case, and its words when capitalised (in any
         case when `any_case`: a name spelled out by a contact, 'ada.byron@…', is its owner's)."""
@@ -118,6 +136,10 @@ class RecordIdentifiers:
             return
         identity = Identity("PERSON", fold(clean))
         self._add(clean, identity)
+        if glued_script(clean) and len(compact(clean)) >= 2:
+            self.glued.setdefault(fold(clean).replace(" ", ""), identity)
+        for form in handle_forms(clean):
+            self.inside.setdefault(form, identity)
         words = clean.split()
         for surname in _particle_surname(words):
             self._add(surname, identity)
@@ -175,7 +197,7 @@ class RecordIdentifiers:
 
     def index(self) -> WordIndex | None:
         """The variants as sequences of words, for `find`; None when there are none."""
-        if not self.variants:
+        if not self.variants and not self.inside and not self.glued:
             return None
         sequences: dict[tuple[str, ...], tuple[Identity, bool]] = {}
         for variant, identity in self.variants.items():
@@ -183,7 +205,10 @@ class RecordIdentifiers:
             if words:
                 sequences.setdefault(words, (identity, variant in self.any_case))
         longest = max((len(words) for words in sequences), default=0)
-        return WordIndex(sequences, longest, frozenset(words[0] for words in sequences))
+        return WordIndex(
+            sequences, longest, frozenset(words[0] for words in sequences),
+            _alternation(self.inside), _alternation(self.glued),
+        )  # fmt: skip
 
     def find(self, text: str, index: WordIndex | None) -> list[tuple[int, int, Identity]]:
         """Where the variants occur in `text` (with or without accents, in any case; single words of other
@@ -213,6 +238,35 @@ class RecordIdentifiers:
                     position += size - 1
                     break
             position += 1
+        if index.inside is not None:
+            found += self._found_inside(text, folded, origin, index.inside)
+        if index.glued is not None:
+            for match in index.glued.finditer(folded):
+                start, end = match.span()
+                if origin is not None:
+                    start, end = origin[start], origin[end - 1] + 1
+                found.append((start, end, self.glued[match.group()]))
+        return found
+
+    def _found_inside(
+        self, text: str, folded: str, origin: list[int] | None, inside: regex.Pattern[str]
+    ) -> list[tuple[int, int, Identity]]:
+        """Whole tokens (runs without spaces or brackets) holding a compact form: 'mnowak88',
+        'nowakdev.pl', 'M.Nowak'; not a token that is itself an ordinary word ('kernel' for 'Kern')."""
+        found = []
+        for token in _TOKEN.finditer(folded):
+            written = _POSSESSIVE.sub("", token.group())
+            squeezed = _NOT_ALNUM.sub("", written)
+            if len(squeezed) < _MIN_INSIDE_PART or self._ordinary(squeezed) or self._ordinary(written):
+                continue
+            form = inside.search(squeezed)
+            if form is None:
+                continue
+            start, end = token.start(), token.start() + len(written)
+            if origin is not None:
+                start, end = origin[start], origin[end - 1] + 1
+            person = self.inside[form.group()]
+            found.append((start, end, Identity("HANDLE", squeezed) if squeezed != form.group() else person))
         return found
 
     def identity_of(self, matched: str) -> Identity | None:
@@ -220,6 +274,13 @@ class RecordIdentifiers:
 
     def all_folded(self) -> Iterable[str]:
         return self.variants.keys()
+
+
+def _alternation(forms: dict[str, Identity]) -> regex.Pattern[str] | None:
+    """One pattern finding any of the forms, the longest first."""
+    if not forms:
+        return None
+    return regex.compile("|".join(regex.escape(form) for form in sorted(forms, key=len, reverse=True)))
 
 
 def _particle_surname(words: list[str]) -> list[str]:

@@ -1,0 +1,93 @@
+"""Personal names as written in profiles, and the forms people make of them.
+
+Shared by the scrubber and by verification (which search for them independently): `readings` turns a
+header as written ('NOWAK, Marta', 'Marta Nowak, PhD', 'Wang Fang (王芳)') into the names it holds;
+`handle_forms` gives the handle and slug forms people really use ('mnowak', 'martan', 'nowakm',
+'pvdberg' for 'Peter van den Berg'); `glued_script` says whether a name is written in a script without
+spaces between words (CJK, Thai), so it must be found as a substring.
+"""
+
+from __future__ import annotations
+
+
+import regex
+from anyascii import anyascii
+
+from toolkit.text import fold
+
+PARTICLES = frozenset(
+    ["van", "von", "der", "den", "de", "da", "das", "do", "dos", "di", "del", "della", "la", "le", "du",
+     "des", "ter", "ten", "het", "die", "bin", "ibn", "al", "el", "y", "e", "zu", "af"]
+)  # fmt: skip
+TITLES = regex.compile(r"^(?:(?:dr|prof|mr|mrs|ms|mx|sir|dame)\.?\s+)+", regex.IGNORECASE)
+_POST_NOMINAL = regex.compile(
+    r"(?:,?\s+(?:ph\.?\s?d|m\.?\s?sc|b\.?\s?sc|m\.?\s?eng|b\.?\s?eng|m\.?\s?a|b\.?\s?a|mba|md|dphil|"
+    r"cfa|pmp|cissp|jr|sr|ii|iii|iv|esq)\.?)+$",
+    regex.IGNORECASE,
+)
+_BRACKETED = regex.compile(r"\s*[(\[（]([^()\[\]（）]+)[)\]）]\s*")
+_GLUED_SCRIPTS = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]")
+_LETTERS = regex.compile(r"[^\p{L}\p{N}]+")
+MIN_HANDLE_FORM = 5
+"""A handle form shorter than this ('mnow') would be found inside too many ordinary words."""
+
+
+def readings(written: str) -> list[str]:
+    """The names a written name holds, each without titles or post-nominals: 'NOWAK, Marta' ->
+    ['Marta Nowak'], 'Dr. Marta Nowak, PhD' -> ['Marta Nowak'], 'Wang Fang (王芳)' -> ['Wang Fang', '王芳']; a CJK name also gives its romanization ('王芳' -> ['王芳', 'Wang Fang'])."""
+    names: list[str] = []
+    for bracketed in _BRACKETED.findall(written):
+        names += readings(bracketed)
+    outside = _BRACKETED.sub(" ", written).strip()
+    clean = _POST_NOMINAL.sub("", TITLES.sub("", outside)).strip(" ,;")
+    surname, comma, given = clean.partition(",")
+    if comma and given.strip() and 1 <= len(surname.split()) <= 3 and 1 <= len(given.split()) <= 3:
+        clean = f"{given.strip()} {surname.strip()}"
+    if clean:
+        names.insert(0, clean)
+    for name in list(names):
+        if _GLUED_SCRIPTS.search(name) and (romanized := _romanized(name)):
+            names += [romanized]
+    return list(dict.fromkeys(name for name in names if name))
+
+
+def _romanized(name: str) -> str | None:
+    """'王芳' -> 'Wang Fang': the romanization anyascii gives, cut at its capitals ('WangFang')."""
+    if not regex.search(r"[\p{Han}\p{Hangul}]", name):
+        return None  # a Thai or Japanese kana romanization is too loose to be how the person writes it
+    latin = anyascii(name)
+    words = regex.findall(r"\p{Lu}[\p{Ll}']*", latin)
+    return " ".join(words) if len(words) >= 2 else None
+
+
+def glued_script(name: str) -> bool:
+    """Whether the name is written in a script that puts no spaces between words."""
+    return bool(_GLUED_SCRIPTS.search(name))
+
+
+def compact(text: str) -> str:
+    """Folded letters and digits only: 'Jean-Pierre D.' -> 'jeanpierred'."""
+    return _LETTERS.sub("", fold(text))
+
+
+def handle_forms(name: str) -> set[str]:
+    """The compact forms of handles, slugs and domains made of a name of two words or more: first+last,
+    initial+last, first+initial, last+first, last+initial, the initials of a compound given name or of
+    particles ('jpdubois' of 'Jean-Pierre Dubois', 'pvdberg' of 'Peter van den Berg'), first+middle
+    initial+last. Separators and digits do not matter: forms are compared with the compact form of a
+    token ('marta.nowak88' -> 'martanowak88'). Forms shorter than `MIN_HANDLE_FORM` are left out."""
+    words = [compact(word) for word in fold(name).split()]
+    if glued_script(name) or len(words) < 2:
+        return set()
+    names = [word for word in words if word and word not in PARTICLES]
+    if len(names) < 2:
+        return set()
+    given, last, middle = names[0], names[-1], names[1:-1]
+    given_initials = "".join(part[0] for part in regex.split(r"[-']", fold(name).split()[0]) if part)
+    particle_initials = "".join(word[0] for word in words[1:-1] if word in PARTICLES)
+    forms = {
+        given + last, given + "".join(words[1:]), given[0] + last, given_initials + last, given + last[0],
+        last + given, last + given[0], given[0] + particle_initials + last,
+        *(given + word[0] + last for word in middle), *(given[0] + word[0] + last for word in middle),
+    }  # fmt: skip
+    return {form for form in forms if len(form) >= MIN_HANDLE_FORM}

@@ -20,7 +20,7 @@ PARTICLES = frozenset(
      "des", "ter", "ten", "het", "die", "bin", "ibn", "al", "el", "y", "e", "zu", "af"]
 )  # fmt: skip
 TITLES = regex.compile(r"^(?:(?:dr|prof|mr|mrs|ms|mx|sir|dame)\.?\s+)+", regex.IGNORECASE)
-_POST_NOMINAL = regex.compile(
+POST_NOMINAL = regex.compile(
     r"(?:,?\s+(?:ph\.?\s?d|m\.?\s?sc|b\.?\s?sc|m\.?\s?eng|b\.?\s?eng|m\.?\s?a|b\.?\s?a|mba|md|dphil|"
     r"cfa|pmp|cissp|jr|sr|ii|iii|iv|esq)\.?)+$",
     regex.IGNORECASE,
@@ -39,7 +39,7 @@ def readings(written: str) -> list[str]:
     for bracketed in _BRACKETED.findall(written):
         names += readings(bracketed)
     outside = _BRACKETED.sub(" ", written).strip()
-    clean = _POST_NOMINAL.sub("", TITLES.sub("", outside)).strip(" ,;")
+    clean = POST_NOMINAL.sub("", TITLES.sub("", outside)).strip(" ,;")
     surname, comma, given = clean.partition(",")
     if comma and given.strip() and 1 <= len(surname.split()) <= 3 and 1 <= len(given.split()) <= 3:
         clean = f"{given.strip()} {surname.strip()}"

@@ -32,7 +32,7 @@ import regex
 from toolkit.detectors import detectors, find
 from toolkit.model import ProfileSet
 from toolkit.rules import PrivacyRules
-from toolkit.scrub.identifiers import PARTICLES
+from toolkit.names import PARTICLES, compact, glued_script, handle_forms, readings
 from toolkit.text import Lexicon, fold
 
 CONTACT_ENTITIES = (
@@ -45,6 +45,8 @@ CONTACT_ENTITIES = (
     "IBAN_CODE",
 )
 _WORDS = regex.compile(r"[\p{L}\p{N}]+")
+_REPLACEMENT = regex.compile(r"<[A-Z][A-Z_]*(?:_[0-9a-f]{8})?>")
+"""A token this toolkit wrote (<PERSON_1a2b3c4d>, <EMPLOYER>): its hex is not a value to search."""
 _TITLES = frozenset({"dr", "prof", "mr", "mrs", "ms", "mx"})
 LONGEST_NAME = 4
 """Whole names are compared on their first four words (a longer name matches on those)."""
@@ -128,6 +130,10 @@ class _Person:
     other: frozenset[tuple[str, ...]]
     longest: int
     firsts: frozenset[str]
+    inside: regex.Pattern[str] | None = None
+    """Compact forms of the person's own names, searched inside every token ('mnowak88')."""
+    glued: tuple[str, ...] = ()
+    """Folded names in scripts without spaces, searched anywhere."""
 
     def hit(self, words: list[str]) -> SuppressReason | None:
         if self.firsts.isdisjoint(words):
@@ -143,7 +149,21 @@ class _Person:
                     return SuppressReason.OTHER_PERSON
         return None
 
+    def hit_inside(self, folded: str, ordinary: Container[str]) -> SuppressReason | None:
+        """A token (a run without spaces) holding a compact form of the person's names, unless the token
+        is itself an ordinary word; a name in a script without spaces anywhere."""
+        if any(name in folded for name in self.glued):
+            return SuppressReason.OWN_IDENTIFIER
+        if self.inside is None:
+            return None
+        for token in folded.split():
+            squeezed = compact(token)
+            if len(squeezed) >= _MIN_INSIDE and squeezed not in ordinary and self.inside.search(squeezed):
+                return SuppressReason.OWN_IDENTIFIER
+        return None
 
+
+_MIN_INSIDE = 4
 _EMAIL_LOCAL = regex.compile(r"([\p{L}\p{N}][\p{L}\p{N}._%+-]*)@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+")
 _AT_HANDLE = regex.compile(r"(?<![\w.@])@([A-Za-z0-9_][A-Za-z0-9_.-]{2,})")
 
@@ -167,13 +187,22 @@ def _person(
         parts = tuple(_WORDS.findall(fold(handle)))
         if parts and len("".join(parts)) >= 4 and not all(part in ordinary for part in parts):
             own.add(parts)
-    for name in names:
+    inside: set[str] = set()
+    glued: set[str] = set()
+    for name in (reading for written in names for reading in readings(written)):
         words = name_words(name)
+        if glued_script(name):
+            glued.add(fold(name).replace(" ", ""))
         if words:
             own.add(tuple(words))
             own.update((word,) for word in words if len(word) >= 2 and word not in PARTICLES)
             if len(words) >= 2:
                 own.add((words[-1], words[0]))  # "Last, First"
+            inside |= handle_forms(name)
+            inside.update(
+                part for word in words
+                if len(part := compact(word)) >= _MIN_INSIDE and word not in PARTICLES and part not in ordinary
+            )  # fmt: skip
     other: set[tuple[str, ...]] = set()
     for name in others:
         words = name_words(name)
@@ -184,7 +213,8 @@ def _person(
             )
     longest = max((len(sequence) for sequence in own | other), default=0)
     firsts = frozenset(sequence[0] for sequence in own | other)
-    return _Person(frozenset(own), frozenset(other - own), longest, firsts)
+    pattern = regex.compile("|".join(map(regex.escape, sorted(inside, key=len, reverse=True)))) if inside else None
+    return _Person(frozenset(own), frozenset(other - own), longest, firsts, pattern, tuple(sorted(glued)))
 
 
 def _text_cells(frame: pl.DataFrame, skip: Container[str]) -> Iterator[tuple[str, int, str]]:
@@ -243,16 +273,19 @@ def verify(
         owners = frame.get_column("profile_id").to_list()
         for column, row, text in _text_cells(frame, ours):
             person = release_ids.get(owners[row], "")
-            reason = _search(text, people.get(person), names, contact)
+            reason = _search(text, people.get(person), names, contact, ordinary)
             if reason is not None:
                 result.hits[(table, column, reason)] += 1
                 result.suppressed.setdefault(person, _reason_of(reason))
     return result
 
 
-def _search(text: str, person: _Person | None, names: NameIndex, contact: Any) -> str | None:
-    words = _WORDS.findall(fold(text))
-    hit = person.hit(words) if person is not None else None
+def _search(
+    text: str, person: _Person | None, names: NameIndex, contact: Any, ordinary: Container[str]
+) -> str | None:
+    folded = fold(_REPLACEMENT.sub(" ", text))
+    words = _WORDS.findall(folded)
+    hit = person.hit(words) or person.hit_inside(folded, ordinary) if person is not None else None
     if hit is not None:
         return hit.value
     if names.found_in(words):

@@ -3,8 +3,10 @@
 Shape: an "Experience" heading, then one entry per position: a block with the title (optionally a period
 line) and "- " bullets, followed by a block naming the organisation, written after its entry and optionally
 ending "supervised by Dr. X". After the last position come award titles with no heading, each optionally
-followed by its issuer. Blocks are separated by blank lines. Lines before the heading are kept in
-`unparsed_lines` (a résumé's contact header is not part of this layout).
+followed by its issuer. Blocks are separated by blank lines. Lines before the heading are a contact header:
+its first line that reads as a person's name ('Marta Nowak', 'NOWAK, Marta', 'Dr. Wang Fang (王芳)') is the
+profile's `name` (so the scrubber and verification know whose résumé it is); every header line, the name
+included, is kept in `unparsed_lines` (never released).
 """
 
 from __future__ import annotations
@@ -13,7 +15,10 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
+import regex
+
 from toolkit.errors import RejectReason
+from toolkit.names import POST_NOMINAL, glued_script
 from toolkit.parse.document import Document, ParsedProfile, Reject, Row
 from toolkit.parse.fields import parse_period
 from toolkit.rules import ParsingRules
@@ -54,7 +59,9 @@ def parse(doc: Document, rules: ParsingRules) -> ParsedProfile | Reject:
     heading = next((i for i, line in enumerate(lines) if _HEADING.match(line)), None)
     parsed = ParsedProfile(profile={})
     if heading is not None:
-        parsed.unparsed_lines.extend(line for line in lines[:heading] if line)
+        header = [line for line in lines[:heading] if line]
+        parsed.unparsed_lines.extend(header)
+        parsed.profile["name"] = _header_name(header)
         lines = lines[heading + 1 :]
     reader = _Reader(parsed, rules)
     for block in _blocks(lines):
@@ -63,6 +70,32 @@ def parse(doc: Document, rules: ParsingRules) -> ParsedProfile | Reject:
     if not parsed.experience and not parsed.awards:
         return Reject(doc.source, RejectReason.TRUNCATED, "an experience heading with no entry after it")
     return parsed
+
+
+_NAME_WORD = regex.compile(r"^(?:\p{L}[\p{L}\p{M}'\u2019.\-]*|[(（]\p{L}+[)）])$")
+_NOT_A_NAME = regex.compile(
+    r"[\d@/:|•·]|\b(?i:curriculum|vitae|r[ée]sum[ée]|cv|contact|profile|experience|engineer|developer)\b"
+)
+_HEADER_NAME_WITHIN = 3
+_LONGEST_NAME = 6
+
+
+def _header_name(header: list[str]) -> str | None:
+    """The first of the header's first lines that reads as a name: at most six words of letters (initials,
+    hyphens, apostrophes, a bracketed name in another script), a capital or a script without case, no
+    digits, contact marks or heading words."""
+    for line in header[:_HEADER_NAME_WITHIN]:
+        words = line.replace(",", " ").split()
+        if not 1 <= len(words) <= _LONGEST_NAME or _NOT_A_NAME.search(line):
+            continue
+        if len(words) == 1 and not glued_script(line):
+            continue
+        before, comma, after = line.partition(",")
+        if comma and not (before.isupper() or POST_NOMINAL.match(comma + after)):
+            continue  # 'Kraków, Poland'; a name is 'NOWAK, Marta' or 'Marta Nowak, PhD'
+        if all(_NAME_WORD.match(word) for word in words) and any(not w[:1].islower() for w in words):
+            return line
+    return None
 
 
 def _blocks(lines: list[str]) -> list[list[str]]:

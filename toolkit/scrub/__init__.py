@@ -150,11 +150,15 @@ def _seeds(frames: dict[str, pl.DataFrame]) -> dict[Hashable, Seeds]:
         .agg("supervisor")
     )
     others = dict(supervisors.iter_rows())
-    names = frames["profiles"].select("profile_id", "name").drop_nulls("profile_id")
+    profiles = frames["profiles"]
+    unparsed = pl.col("unparsed_lines") if "unparsed_lines" in profiles.columns else pl.lit(None)
+    names = profiles.select("profile_id", "name", unparsed.alias("unparsed")).drop_nulls("profile_id")
     seeds: dict[Hashable, Seeds] = {}
-    for profile_id, name in names.iter_rows():
+    for profile_id, name, header in names.iter_rows():
         seeds[profile_id] = Seeds(
-            own_names=(name,) if name else (), other_people=tuple(others.get(profile_id, ()))
+            own_names=(name,) if name else (),
+            other_people=tuple(others.get(profile_id, ())),
+            read_only=tuple(header or ()),
         )
     return seeds
 

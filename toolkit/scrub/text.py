@@ -34,6 +34,9 @@ class Seeds:
 
     own_names: tuple[str, ...] = ()
     other_people: tuple[str, ...] = ()
+    read_only: tuple[str, ...] = ()
+    """Texts of the record that are not released (a résumé's contact header): read for the contacts and
+    names they hold, never returned."""
 
 
 _Need = tuple[str, int, str]
@@ -109,12 +112,21 @@ class TextScrubber:
             identifiers_of(record)
             if text:
                 texts_of[record][text] = None
-        distinct = sorted({text for texts in texts_of.values() for text in texts})
+        read_only = {
+            record: [text for text in record_seeds.read_only if text]
+            for record, record_seeds in (seeds or {}).items()
+            if record in texts_of and record_seeds.read_only
+        }
+        distinct = sorted(
+            {text for texts in texts_of.values() for text in texts}
+            | {text for texts in read_only.values() for text in texts}
+        )
         # First without NER: patterns, gazetteer and cues, and the names the structure gives. Then NER,
         # only on the sentences in which a capitalised word is still unexplained for some record.
         recognized = dict(zip(distinct, self.engine.recognized(distinct), strict=True))
         for record, texts in texts_of.items():
-            self._learn(records[record], {text: recognized[text] for text in texts}, texts)
+            every = [*texts, *read_only.get(record, ())]
+            self._learn(records[record], {text: recognized[text] for text in every}, every)
         needs = {record: self._needing_ner(texts, records[record]) for record, texts in texts_of.items()}
         sentences = sorted({sentence for need in needs.values() for _, _, sentence in need})
         named = dict(zip(sentences, self.engine.named_entities(sentences), strict=True))

@@ -9,7 +9,6 @@ spaces between words (CJK, Thai), so it must be found as a substring.
 
 from __future__ import annotations
 
-
 import regex
 from anyascii import anyascii
 
@@ -25,8 +24,10 @@ POST_NOMINAL = regex.compile(
     r"cfa|pmp|cissp|jr|sr|ii|iii|iv|esq)\.?)+$",
     regex.IGNORECASE,
 )
-_BRACKETED = regex.compile(r"\s*[(\[（]([^()\[\]（）]+)[)\]）]\s*")
-_GLUED_SCRIPTS = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]")
+_BRACKETED = regex.compile(r"\s*[(\[\uff08]([^()\[\]\uff08\uff09]+)[)\]\uff09]\s*")
+_GLUED_SCRIPTS = regex.compile(
+    r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]"
+)
 _LETTERS = regex.compile(r"[^\p{L}\p{N}]+")
 MIN_HANDLE_FORM = 5
 """A handle form shorter than this ('mnow') would be found inside too many ordinary words."""
@@ -34,7 +35,8 @@ MIN_HANDLE_FORM = 5
 
 def readings(written: str) -> list[str]:
     """The names a written name holds, each without titles or post-nominals: 'NOWAK, Marta' ->
-    ['Marta Nowak'], 'Dr. Marta Nowak, PhD' -> ['Marta Nowak'], 'Wang Fang (王芳)' -> ['Wang Fang', '王芳']; a CJK name also gives its romanization ('王芳' -> ['王芳', 'Wang Fang'])."""
+    ['Marta Nowak'], 'Dr. Marta Nowak, PhD' -> ['Marta Nowak'], 'Wang Fang (王芳)' -> ['Wang Fang', '王芳'];
+    a CJK name also gives its romanization ('王芳' -> ['王芳', 'Wang Fang'])."""
     names: list[str] = []
     for bracketed in _BRACKETED.findall(written):
         names += readings(bracketed)

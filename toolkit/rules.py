@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -17,7 +18,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from toolkit.errors import RulesError
-from toolkit.text import clean
+from toolkit.text import clean, fold
 
 _PACKAGED = Path(__file__).parent / "_rules"
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the same, faster
@@ -371,6 +372,46 @@ class VerificationSettings(_Frozen):
 class ColumnPolicy(_Frozen):
     action: Action
     hierarchy: str | None = None
+    shape: str | None = None
+    """keep:<shape>: kept while the value has the shape; a value that has not is scrubbed as free text."""
+
+
+class Shape(_Frozen):
+    """What the values of a kept column look like: one of the `known` terms (compared folded), or a match
+    of `pattern` as a whole; exactly one of the two is given."""
+
+    known: tuple[str, ...] = Field(
+        default=(),
+        description="Files of terms ('vocabularies/x.yaml', 'hierarchies/x.yaml', 'parsing.yaml:badges').",
+    )
+    pattern: str | None = Field(default=None, description="A regular expression the whole value matches.")
+
+    _check_pattern = field_validator("pattern")(lambda value: value and _compiles_python(value))
+
+    @model_validator(mode="after")
+    def _one(self) -> Shape:
+        if bool(self.known) == (self.pattern is not None):
+            raise ValueError("a shape is either known (files of terms) or a pattern")
+        return self
+
+
+class Entity(StrEnum):
+    """Every entity type a recognizer or NER can report; `text_entities` and recognizers name only these,
+    so a typo ('PERSONS') is an error at load instead of protection silently switched off."""
+
+    PERSON = "PERSON"
+    LOCATION = "LOCATION"
+    ORGANIZATION = "ORGANIZATION"
+    EMAIL_ADDRESS = "EMAIL_ADDRESS"
+    PHONE_NUMBER = "PHONE_NUMBER"
+    URL = "URL"
+    IP_ADDRESS = "IP_ADDRESS"
+    HANDLE = "HANDLE"
+    CREDIT_CARD = "CREDIT_CARD"
+    IBAN_CODE = "IBAN_CODE"
+    STREET_ADDRESS = "STREET_ADDRESS"
+    """A street address, a PO box or a postcode with its town."""
+    DATE_OF_BIRTH = "DATE_OF_BIRTH"
 
 
 class PrivacyPolicy(_Frozen):
@@ -378,14 +419,17 @@ class PrivacyPolicy(_Frozen):
 
     nlp: NlpSettings
     verification: VerificationSettings = Field(default_factory=VerificationSettings)
-    text_entities: tuple[str, ...] = Field(min_length=1, description="Entity types replaced in free text.")
+    text_entities: tuple[Entity, ...] = Field(min_length=1, description="Entity types replaced in free text.")
     hierarchies: dict[str, Hierarchy] = Field(default_factory=dict)
+    shapes: dict[str, Shape] = Field(default_factory=dict)
     tables: dict[TableName, dict[str, str]]
     """Table -> column -> 'keep' | 'drop' | 'pseudonymize' | 'scrub' | 'generalize:<hierarchy>'."""
 
     def column(self, table: str, column: str) -> ColumnPolicy:
-        action, _, hierarchy = self.tables[table][column].partition(":")  # type: ignore[index]
-        return ColumnPolicy(action=action, hierarchy=hierarchy or None)  # type: ignore[arg-type]
+        action, _, argument = self.tables[table][column].partition(":")  # type: ignore[index]
+        if action == "keep":
+            return ColumnPolicy(action="keep", shape=argument or None)
+        return ColumnPolicy(action=action, hierarchy=argument or None)  # type: ignore[arg-type]
 
 
 class PatternSpec(_Frozen):
@@ -400,7 +444,7 @@ class RecognizerSpec(_Frozen):
     """A pattern recognizer declared as data (turned into a Presidio PatternRecognizer by toolkit.scrub)."""
 
     name: str
-    entity: str
+    entity: Entity
     patterns: tuple[PatternSpec, ...] = Field(min_length=1)
     ignore_case: bool = False
     context: tuple[str, ...] = ()
@@ -422,6 +466,9 @@ class PrivacyRules(_Frozen):
     first_names: frozenset[str] = Field(description="Given names (Title Case) for the first-name recognizer.")
     common_words: frozenset[str] = Field(
         default=frozenset(), description="Lower-cased everyday words that are not names: no NER for them."
+    )
+    shape_terms: dict[str, frozenset[str]] = Field(
+        default_factory=dict, description="Shape -> the folded terms of its `known` files."
     )
 
 
@@ -469,8 +516,11 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
                 )
             if action == "generalize" and hierarchy not in policy.hierarchies:
                 raise RulesError(shown, key, f"unknown hierarchy {hierarchy!r}")
-            if action != "generalize" and hierarchy:
-                raise RulesError(shown, key, f"only generalize takes a hierarchy: {spec!r}")
+            if action == "keep" and hierarchy and hierarchy not in policy.shapes:
+                known = sorted(policy.shapes)
+                raise RulesError(shown, key, f"unknown shape {hierarchy!r}: shapes are {known}")
+            if action not in ("generalize", "keep") and hierarchy:
+                raise RulesError(shown, key, f"only generalize and keep take an argument: {spec!r}")
     if policy.tables["profiles"]["profile_id"] != "pseudonymize":
         raise RulesError(shown, "tables.profiles.profile_id", "must be pseudonymize: it links the tables")
     recognizers = _load(rules_dir, RECOGNIZERS_FILE, RecognizersFile)
@@ -485,13 +535,38 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
         name.capitalize() for name in _load(rules_dir, FIRST_NAMES_FILE, VocabularyFile).terms
     )
     common_words = frozenset(t.lower() for t in _load(rules_dir, COMMON_WORDS_FILE, VocabularyFile).terms)
+    shape_terms = {
+        name: frozenset(
+            fold(term) for index, source in enumerate(shape.known)
+            for term in _terms_of(rules_dir, source, shown, f"shapes.{name}.known.{index}")
+        )
+        for name, shape in policy.shapes.items()
+    }  # fmt: skip
     return PrivacyRules(
         policy=policy,
         recognizers=recognizers.recognizers,
         allow_list=allow_list,
         first_names=first_names,
         common_words=common_words,
+        shape_terms=shape_terms,
     )
+
+
+def _terms_of(rules_dir: Path, source: str, shown: str, key: str) -> list[str]:
+    """The terms of a file of `rules/`: its `terms`, the members of its `groups`, or the list under a key
+    ('parsing.yaml:badges')."""
+    name, _, list_key = source.partition(":")
+    path = rules_dir / name
+    try:
+        raw: Any = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        raise RulesError(shown, key, f"{source!r}: no readable YAML file {path}") from None
+    found: Any = raw.get(list_key or "terms") if isinstance(raw, dict) else None
+    if found is None and not list_key and isinstance(raw, dict) and isinstance(raw.get("groups"), dict):
+        found = [term for group in raw["groups"].values() for term in group or ()]
+    if not isinstance(found, list) or not found or not all(isinstance(term, str) for term in found):
+        raise RulesError(shown, key, f"{source!r} holds no list of terms")
+    return found
 
 
 def load_allowed_values(rules_dir: Path | None = None) -> tuple[str, ...]:

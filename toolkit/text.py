@@ -71,7 +71,7 @@ def strip_accents(text: str) -> str:
 
 
 def _is_lookalike_script(char: str) -> bool:
-    """Cyrillic and Greek: scripts whose letters pass for Latin ones ('М' in 'Мarta')."""
+    """Cyrillic and Greek: scripts whose letters pass for Latin ones (a Cyrillic M in 'Marta')."""
     return (
         "\u0370" <= char <= "\u052f"
         or "\u1c80" <= char <= "\u1c8f"
@@ -96,8 +96,8 @@ def fold_char(char: str) -> str:
 @lru_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
     """The comparison form of a text: accents dropped, case folded, white space folded, invisible
-    characters ignored, and Cyrillic and Greek letters written in Latin (a skeleton: 'Мarta' with a
-    Cyrillic М, 'Marta' and 'Марта' fold alike).
+    characters ignored, and Cyrillic and Greek letters written in Latin (a skeleton: 'Marta' written
+    with a Cyrillic M, 'Marta' and its Cyrillic spelling fold alike).
 
     'José  DA Mata' and 'jose da mata' fold alike. Used to match identifiers, never to show text.
     """

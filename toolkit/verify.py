@@ -31,8 +31,8 @@ import regex
 
 from toolkit.detectors import detectors, find
 from toolkit.model import ProfileSet
-from toolkit.rules import PrivacyRules
 from toolkit.names import PARTICLES, compact, glued_script, handle_forms, readings
+from toolkit.rules import PrivacyRules
 from toolkit.text import Lexicon, fold
 
 CONTACT_ENTITIES = (
@@ -201,7 +201,8 @@ def _person(
             inside |= handle_forms(name)
             inside.update(
                 part for word in words
-                if len(part := compact(word)) >= _MIN_INSIDE and word not in PARTICLES and part not in ordinary
+                if len(part := compact(word)) >= _MIN_INSIDE
+                and word not in PARTICLES and part not in ordinary
             )  # fmt: skip
     other: set[tuple[str, ...]] = set()
     for name in others:
@@ -213,7 +214,8 @@ def _person(
             )
     longest = max((len(sequence) for sequence in own | other), default=0)
     firsts = frozenset(sequence[0] for sequence in own | other)
-    pattern = regex.compile("|".join(map(regex.escape, sorted(inside, key=len, reverse=True)))) if inside else None
+    forms = sorted(inside, key=len, reverse=True)
+    pattern = regex.compile("|".join(map(regex.escape, forms))) if forms else None
     return _Person(frozenset(own), frozenset(other - own), longest, firsts, pattern, tuple(sorted(glued)))
 
 

@@ -72,7 +72,7 @@ def parse(doc: Document, rules: ParsingRules) -> ParsedProfile | Reject:
     return parsed
 
 
-_NAME_WORD = regex.compile(r"^(?:\p{L}[\p{L}\p{M}'\u2019.\-]*|[(（]\p{L}+[)）])$")
+_NAME_WORD = regex.compile(r"^(?:\p{L}[\p{L}\p{M}'\u2019.\-]*|[(\uff08]\p{L}+[)\uff09])$")
 _NOT_A_NAME = regex.compile(
     r"[\d@/:|•·]|\b(?i:curriculum|vitae|r[ée]sum[ée]|cv|contact|profile|experience|engineer|developer)\b"
 )

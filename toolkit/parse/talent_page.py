@@ -47,9 +47,14 @@ _REPOSITORY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+$")
 _ROLE = re.compile(r"^role in this project ?:(?P<role>.*)$", re.IGNORECASE)
 _STATS = re.compile(r"^(?P<role>.*?)contributions ?:(?P<stats>.*)$", re.IGNORECASE)
 _CONTRIBUTION_SUMMARY = re.compile(r"^contributions summary ?:(?P<text>.*)$", re.IGNORECASE)
+# Degree words in any case; abbreviations only as written ("M.Sc", "BA"): "me", "be", "ma" are words.
 _DEGREE = re.compile(
-    r"\b(bachelor|master|doctor|ph\.? ?d|b\.? ?sc?|m\.? ?sc?|b\.? ?a|m\.? ?a|b\.? ?e|m\.? ?e"
-    r"|b\.? ?tech|m\.? ?tech|mba|associate|diploma|degree|licen[cs]e|engineer's)\b",
+    r"\b(?i:bachelor|master|doctor|ph\.? ?d|b\.? ?tech|m\.? ?tech|mba|associate|diploma|degree"
+    r"|licen[cs]e|engineer's)\b|\b(?:B\.? ?Sc?|M\.? ?Sc?|B\.? ?A|M\.? ?A|B\.? ?E|M\.? ?E|B\.? ?Eng|M\.? ?Eng)\b"
+)
+_INSTITUTION = re.compile(
+    r"\b(?:universit|college|institut|school|academy|polytechnic|hochschule|escuela|[ée]cole|politecnico"
+    r"|conservator|seminary|lyc[ée]e|gymnasium)",
     re.IGNORECASE,
 )
 _MARKERS = (
@@ -308,7 +313,8 @@ class _Body:
                 self.profile["coding_years"] = int(match["n"])
             elif match := _EMPLOYMENT.match(line):
                 self.profile["employment_years"] = int(match["n"])
-            elif _DEGREE.search(line) or " at " in line:
+            elif _DEGREE.search(line) or _INSTITUTION.search(line.rpartition(" at ")[2]):
+                # not any line with " at ": "Lives at 12 Rue ..." is no education
                 self.parsed.education.append(_education(line))
             elif languages := self._spoken_languages(line, last=index == len(body) - 1):
                 self.profile["spoken_languages"] = languages

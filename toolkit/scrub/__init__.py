@@ -7,16 +7,17 @@ key give the same release, in any process, with no shared state.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from toolkit.model import TABLE_SCHEMAS, ProfileSet
-from toolkit.rules import PrivacyRules
+from toolkit.rules import ColumnPolicy, PrivacyRules
 from toolkit.scrub.columns import generalize, pseudonymize
 from toolkit.scrub.keys import Keyring, keyring
+from toolkit.scrub.shapes import shape_test
 
 if TYPE_CHECKING:
     from toolkit.scrub.text import Seeds, TextScrubber
@@ -84,7 +85,9 @@ def anonymize(tables: ProfileSet, rules: PrivacyRules, keys: Keyring) -> Anonymi
             if policy.action == "drop":
                 actions.append(ColumnAction(table, column, "drop", values, values))
                 continue
-            if policy.action == "keep":
+            if (table, column) in scrubbed.columns:
+                expr = pl.lit(scrubbed.columns[(table, column)]).alias(column)
+            elif policy.action == "keep":
                 expr = pl.col(column)
             elif policy.action == "pseudonymize":
                 expr = pseudonymize(frame, column, keys)
@@ -94,11 +97,16 @@ def anonymize(tables: ProfileSet, rules: PrivacyRules, keys: Keyring) -> Anonymi
             else:
                 expr = pl.lit(scrubbed.columns[(table, column)]).alias(column)
             exprs.append(expr.alias(column))
-            label = f"generalize:{policy.hierarchy}" if policy.hierarchy else policy.action
+            label = _label(policy)
             actions.append(ColumnAction(table, column, label, values, 0))
         release[table] = frame.select(exprs)
     actions = [_count_changes(action, frames, release) for action in actions]
     return Anonymized(release, actions, scrubbed.entities)
+
+
+def _label(policy: ColumnPolicy) -> str:
+    argument = policy.hierarchy or policy.shape
+    return f"{policy.action}:{argument}" if argument else policy.action
 
 
 @dataclass(frozen=True)
@@ -108,36 +116,56 @@ class _Scrubbed:
 
 
 def _scrub_free_text(frames: dict[str, pl.DataFrame], rules: PrivacyRules, keys: Keyring) -> _Scrubbed:
-    columns = [(t, c) for t, frame in frames.items() for c in frame.columns
-               if c in TABLE_SCHEMAS[t] and rules.policy.column(t, c).action == "scrub"]  # fmt: skip
+    """Scrub columns are scrubbed whole. A kept column with a shape: its values without the shape are
+    scrubbed as free text, the others only searched for the record's own identifiers."""
+    columns: list[tuple[str, str, Callable[[str], bool] | None]] = []
+    for table, frame in frames.items():
+        for column in frame.columns:
+            if column not in TABLE_SCHEMAS[table]:
+                continue
+            policy = rules.policy.column(table, column)
+            if policy.action == "scrub":
+                columns.append((table, column, None))
+            elif policy.action == "keep" and policy.shape is not None:
+                columns.append((table, column, shape_test(policy.shape, rules)))
     items: list[tuple[Hashable, str]] = []
-    places: list[tuple[str, str, int, int | None]] = []  # table, column, row, position in a list
-    for table, column in columns:
+    places: list[_Place] = []
+    kept: list[tuple[Hashable, str]] = []
+    kept_places: list[_Place] = []
+    for table, column, has_shape in columns:
         frame = frames[table]
         ids = frame.get_column("profile_id").to_list()
         for row, value in enumerate(frame.get_column(column).to_list()):
-            if isinstance(value, list):
-                for index, element in enumerate(value):
-                    if element is not None:
-                        items.append((ids[row], element))
-                        places.append((table, column, row, index))
-            elif value is not None:
-                items.append((ids[row], value))
-                places.append((table, column, row, None))
-    if not items:  # nothing to read: no need to load the NLP engine
-        return _Scrubbed({(t, c): frames[t].get_column(c) for t, c in columns}, Counter())
-    result = scrubber_for(rules, keys).scrub(items, _seeds(frames), vocabulary_of(frames))
+            cells = enumerate(value) if isinstance(value, list) else [(None, value)]
+            for element, text in cells:
+                if text is None:
+                    continue
+                if has_shape is None or not has_shape(text):
+                    items.append((ids[row], text))
+                    places.append((table, column, row, element))
+                else:
+                    kept.append((ids[row], text))
+                    kept_places.append((table, column, row, element))
+    if not items and not kept:  # nothing to read: no need to load the NLP engine
+        return _Scrubbed({(t, c): frames[t].get_column(c) for t, c, _ in columns}, Counter())
+    result = scrubber_for(rules, keys).scrub(items, _seeds(frames), vocabulary_of(frames), kept=kept)
     replaced: dict[tuple[str, str], list[Any]] = {
         (t, c): [list(v) if isinstance(v, list) else v for v in frames[t].get_column(c).to_list()]
-        for t, c in columns
+        for t, c, _ in columns
     }
-    for (table, column, row, element), text in zip(places, result.texts, strict=True):
+    for (table, column, row, element), text in zip(
+        [*places, *kept_places], [*result.texts, *result.kept_texts], strict=True
+    ):
         if element is None:
             replaced[(table, column)][row] = text
         else:
             replaced[(table, column)][row][element] = text
     series = {(t, c): pl.Series(c, values, dtype=frames[t].schema[c]) for (t, c), values in replaced.items()}
     return _Scrubbed(series, result.entities)
+
+
+_Place = tuple[str, str, int, int | None]
+"""Table, column, row, and the position in a list (None for a plain value)."""
 
 
 def _seeds(frames: dict[str, pl.DataFrame]) -> dict[Hashable, Seeds]:

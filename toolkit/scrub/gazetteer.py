@@ -12,7 +12,7 @@ import regex
 from presidio_analyzer import LocalRecognizer, RecognizerResult
 from presidio_analyzer.nlp_engine import NlpArtifacts
 
-from toolkit.scrub.identifiers import PARTICLES
+from toolkit.names import PARTICLES
 from toolkit.text import fold
 
 _CANDIDATE = regex.compile(

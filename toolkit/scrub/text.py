@@ -47,6 +47,8 @@ _Need = tuple[str, int, str]
 class TextScrubResult:
     texts: list[str]
     """The scrubbed texts, in the order given."""
+    kept_texts: list[str] = field(default_factory=list)
+    """The kept values, in the order given, with the record's own identifiers replaced."""
     entities: Counter[str] = field(default_factory=Counter)
     """How many replacements of each entity type were made."""
 
@@ -81,6 +83,7 @@ class TextScrubber:
         items: Sequence[tuple[Hashable, str]],
         seeds: Mapping[Hashable, Seeds] | None = None,
         vocabulary: Mapping[Hashable, Iterable[str]] | None = None,
+        kept: Sequence[tuple[Hashable, str]] = (),
     ) -> TextScrubResult:
         """Scrub each (record, text) item; texts of one record share what is known about its people.
 
@@ -88,6 +91,10 @@ class TextScrubber:
         says are technical: its skills, tags, project names; allowed in that record alone), never on the
         other records scrubbed with it: a text shared by records is analyzed once, but NER's findings in
         it count only for the records whose knowledge left a word of it unexplained.
+
+        `kept` values (of kept columns: a country, a skill) are not analyzed and teach nothing: only the
+        identifiers the record's texts and seeds gave are replaced in them ('kwamemensah5' as a tag of
+        Kwame Mensah's profile), never an allowed or everyday word ('Julia' as a skill of Julia's).
         """
         allowed_in: dict[Hashable, Words] = {
             record: Lexicon(self.allow_list, {fold(word) for word in words})
@@ -112,6 +119,8 @@ class TextScrubber:
             identifiers_of(record)
             if text:
                 texts_of[record][text] = None
+        for record, _ in kept:
+            identifiers_of(record)
         read_only = {
             record: [text for text in record_seeds.read_only if text]
             for record, record_seeds in (seeds or {}).items()
@@ -152,7 +161,26 @@ class TextScrubber:
                 spans = found.get(key) or recognized.get(text, [])
                 done[key] = self._replace(text, spans, records[record], indexes.get(record), result)
             result.texts.append(done[key])
+        for record, text in kept:
+            key = (record, text)
+            if key not in done:
+                done[key] = self._replace_known(text, records[record], indexes.get(record), result)
+            result.kept_texts.append(done[key])
         return result
+
+    def _replace_known(
+        self, text: str, identifiers: RecordIdentifiers, index: WordIndex | None, result: TextScrubResult
+    ) -> str:
+        if index is None or not text or is_allowed(text, identifiers.allow_list, self.common_words):
+            return text
+        found = [
+            (start, end, known.entity, 1)
+            for start, end, known in identifiers.find(text, index)
+            if not is_allowed(text[start:end], identifiers.allow_list, self.common_words)
+        ]
+        if not found:
+            return text
+        return self._replace(text, [], identifiers, index, result, found)
 
     def _learn(
         self, identifiers: RecordIdentifiers, spans_of: Mapping[str, list[Span]], texts: Iterable[str]
@@ -199,11 +227,14 @@ class TextScrubber:
         identifiers: RecordIdentifiers,
         index: WordIndex | None,
         result: TextScrubResult,
+        known: list[tuple[int, int, str, int]] | None = None,
     ) -> str:
         if not text:
             return text
         candidates = [(s.start, s.end, s.entity, 0) for s in self._kept(spans, text, identifiers.allow_list)]
-        candidates += [(start, end, known.entity, 1) for start, end, known in identifiers.find(text, index)]
+        if known is None:
+            known = [(start, end, found.entity, 1) for start, end, found in identifiers.find(text, index)]
+        candidates += known
         tokens_already = [match.span() for match in TOKEN.finditer(text)]
         if tokens_already:  # tokens never overlap: the last one starting before a candidate's end decides
             starts = [start for start, _ in tokens_already]

@@ -50,7 +50,8 @@ _CONTRIBUTION_SUMMARY = re.compile(r"^contributions summary ?:(?P<text>.*)$", re
 # Degree words in any case; abbreviations only as written ("M.Sc", "BA"): "me", "be", "ma" are words.
 _DEGREE = re.compile(
     r"\b(?i:bachelor|master|doctor|ph\.? ?d|b\.? ?tech|m\.? ?tech|mba|associate|diploma|degree"
-    r"|licen[cs]e|engineer's)\b|\b(?:B\.? ?Sc?|M\.? ?Sc?|B\.? ?A|M\.? ?A|B\.? ?E|M\.? ?E|B\.? ?Eng|M\.? ?Eng)\b"
+    r"|licen[cs]e|engineer's)\b"
+    r"|\b(?:B\.? ?Sc?|M\.? ?Sc?|B\.? ?A|M\.? ?A|B\.? ?E|M\.? ?E|B\.? ?Eng|M\.? ?Eng)\b"
 )
 _INSTITUTION = re.compile(
     r"\b(?:universit|college|institut|school|academy|polytechnic|hochschule|escuela|[ée]cole|politecnico"

@@ -7,7 +7,8 @@ pass (a card number's Luhn checksum, an IBAN's mod-97 check).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+import ipaddress
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import regex
@@ -38,7 +39,41 @@ def iban_ok(value: str) -> bool:
     return int("".join(str(int(char, 36)) for char in rearranged)) % 97 == 1
 
 
-VALIDATORS: dict[str, Callable[[str], bool]] = {"luhn": luhn_ok, "iban": iban_ok}
+def ipv6_ok(value: str) -> bool:
+    """An IPv6 address in any form, with at least two groups of digits ('fe80::1'; not '::' or 'a::')."""
+    address = value.partition("%")[0]
+    if sum(1 for group in address.split(":") if group) < 2:
+        return False
+    try:
+        ipaddress.IPv6Address(address)
+    except ValueError:
+        return False
+    return True
+
+
+def phone_ok(value: str, regions: Sequence[str]) -> bool:
+    """A number `phonenumbers` finds valid in one of the regions ('(030) 1234567' in DE)."""
+    import phonenumbers
+
+    for region in regions:
+        try:
+            number = phonenumbers.parse(value, region)
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_valid_number(number):
+            return True
+    return False
+
+
+VALIDATORS: dict[str, Callable[[str], bool]] = {"luhn": luhn_ok, "iban": iban_ok, "ipv6": ipv6_ok}
+
+
+def validator_for(spec: RecognizerSpec) -> Callable[[str], bool] | None:
+    """The check a match of the recognizer must pass, if it declares one."""
+    if spec.check == "phone":
+        regions = spec.regions
+        return lambda value: phone_ok(value, regions)
+    return VALIDATORS[spec.check] if spec.check else None
 
 
 @dataclass(frozen=True)
@@ -57,7 +92,7 @@ def detectors(specs: Iterable[RecognizerSpec], entities: Iterable[str] | None = 
             spec.entity,
             f"{spec.name}.{pattern.name}",
             regex.compile(pattern.regex, regex.IGNORECASE if spec.ignore_case else 0),
-            VALIDATORS[spec.check] if spec.check else None,
+            validator_for(spec),
         )
         for spec in specs
         if wanted is None or spec.entity in wanted

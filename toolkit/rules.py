@@ -448,7 +448,23 @@ class RecognizerSpec(_Frozen):
     patterns: tuple[PatternSpec, ...] = Field(min_length=1)
     ignore_case: bool = False
     context: tuple[str, ...] = ()
-    check: Literal["luhn", "iban"] | None = Field(default=None, description="A check a match must pass.")
+    check: Literal["luhn", "iban", "phone", "ipv6"] | None = Field(
+        default=None, description="A check a match must pass."
+    )
+    regions: tuple[str, ...] = Field(
+        default=(), description="check: phone: the regions a national number may belong to, default first."
+    )
+
+    @model_validator(mode="after")
+    def _regions(self) -> RecognizerSpec:
+        import phonenumbers
+
+        if (self.check == "phone") != bool(self.regions):
+            raise ValueError("regions are given with check: phone, and only with it")
+        unknown = [region for region in self.regions if region not in phonenumbers.SUPPORTED_REGIONS]
+        if unknown:
+            raise ValueError(f"unknown phone regions {unknown}")
+        return self
 
 
 class RecognizersFile(_Frozen):

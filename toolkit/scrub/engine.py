@@ -30,7 +30,7 @@ from presidio_analyzer.context_aware_enhancers import ContextAwareEnhancer
 from presidio_analyzer.nlp_engine import NerModelConfiguration, NlpArtifacts, SpacyNlpEngine
 from spacy.tokens import Doc
 
-from toolkit.detectors import VALIDATORS
+from toolkit.detectors import validator_for
 from toolkit.errors import RulesError
 from toolkit.rules import PRIVACY_FILE, NlpSettings, RecognizerSpec
 from toolkit.scrub.gazetteer import FirstNameRecognizer
@@ -122,9 +122,10 @@ class _ValidatedPatternRecognizer(PatternRecognizer):
 
 def _pattern_recognizer(spec: RecognizerSpec) -> PatternRecognizer:
     flags = regex.DOTALL | regex.MULTILINE | (regex.IGNORECASE if spec.ignore_case else 0)
-    if spec.check:
+    check = validator_for(spec)
+    if check is not None:
         return _ValidatedPatternRecognizer(
-            VALIDATORS[spec.check],
+            check,
             supported_entity=spec.entity,
             name=spec.name,
             patterns=[Pattern(name=p.name, regex=p.regex, score=p.score) for p in spec.patterns],

@@ -214,8 +214,10 @@ class TextScrubber:
             value = text[span.start : span.end]
             if span.entity == "LOCATION" and is_allowed(value, allow_list):
                 continue
-            # Nobody is named only by everyday words ("and Engineering Manager" after a cue, "Research").
-            if span.entity == "PERSON" and is_allowed(value, allow_list, self.common_words):
+            # Nobody is named only by everyday words ("and Engineering Manager" after a cue, "Research"),
+            # unless a recognizer is certain from the sentence ("Julia Rust reviewed ...": score 1).
+            certain = span.score >= 1
+            if span.entity == "PERSON" and not certain and is_allowed(value, allow_list, self.common_words):
                 continue
             kept.append(_with_surname(span, text, allow_list) if span.entity == "PERSON" else span)
         return kept

@@ -16,7 +16,7 @@ from toolkit.text import fold
 
 PARTICLES = frozenset(
     ["van", "von", "der", "den", "de", "da", "das", "do", "dos", "di", "del", "della", "la", "le", "du",
-     "des", "ter", "ten", "het", "die", "bin", "ibn", "al", "el", "y", "e", "zu", "af"]
+     "des", "ter", "ten", "het", "die", "bin", "ibn", "al", "el", "y", "e", "zu", "af", "ap", "ab", "bint"]
 )  # fmt: skip
 TITLES = regex.compile(r"^(?:(?:dr|prof|mr|mrs|ms|mx|sir|dame)\.?\s+)+", regex.IGNORECASE)
 POST_NOMINAL = regex.compile(
@@ -29,6 +29,8 @@ _GLUED_SCRIPTS = regex.compile(
     r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]"
 )
 _LETTERS = regex.compile(r"[^\p{L}\p{N}]+")
+_UMLAUTS = regex.compile("[äöüÄÖÜ]")
+_UMLAUT_SPELLING = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 MIN_HANDLE_FORM = 5
 """A handle form shorter than this ('mnow') would be found inside too many ordinary words."""
 
@@ -50,6 +52,8 @@ def readings(written: str) -> list[str]:
     for name in list(names):
         if _GLUED_SCRIPTS.search(name) and (romanized := _romanized(name)):
             names += [romanized]
+        if _UMLAUTS.search(name):  # 'Brandstätter' is written 'Brandstaetter' where umlauts cannot be
+            names += [name.translate(_UMLAUT_SPELLING)]
     return list(dict.fromkeys(name for name in names if name))
 
 
@@ -87,9 +91,9 @@ def handle_forms(name: str) -> set[str]:
     given, last, middle = names[0], names[-1], names[1:-1]
     given_initials = "".join(part[0] for part in regex.split(r"[-']", fold(name).split()[0]) if part)
     particle_initials = "".join(word[0] for word in words[1:-1] if word in PARTICLES)
-    forms = {
-        given + last, given + "".join(words[1:]), given[0] + last, given_initials + last, given + last[0],
-        last + given, last + given[0], given[0] + particle_initials + last,
-        *(given + word[0] + last for word in middle), *(given[0] + word[0] + last for word in middle),
-    }  # fmt: skip
+    forms = {given[0] + particle_initials + last, *(given + word[0] + last for word in middle),
+             *(given[0] + word[0] + last for word in middle)}  # fmt: skip
+    for surname in {*names[1:], "".join(words[1:])}:  # 'Hernández Prado': either surname, or both
+        forms |= {given + surname, given[0] + surname, given_initials + surname, given + surname[0],
+                  surname + given, surname + given[0]}  # fmt: skip
     return {form for form in forms if len(form) >= MIN_HANDLE_FORM}

@@ -20,6 +20,8 @@ _INVISIBLE = re.compile(
     "[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064"
     "\u2066-\u206f\u3164\ufeff\uffa0]"
 )
+_HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-"})
+"""Unicode's hyphen and non-breaking hyphen are written as the hyphen-minus ('Ngata-Mwangi')."""
 _IGNORED_IN_COMPARISON = re.compile("[\u200c\u200d\ufe00-\ufe0f]")
 
 
@@ -27,7 +29,7 @@ def clean(text: str) -> str:
     """NFC-normalize, drop invisible characters, fold every run of white space to one space, and strip."""
     if text.isascii():
         return " ".join(text.split())
-    text = unicodedata.normalize("NFC", _INVISIBLE.sub("", text))
+    text = unicodedata.normalize("NFC", _INVISIBLE.sub("", text)).translate(_HYPHENS)
     return _WHITESPACE.sub(" ", text).strip()
 
 

@@ -66,7 +66,9 @@ def scrubber_for(rules: PrivacyRules, keys: Keyring) -> TextScrubber:
     from toolkit.scrub.text import TextScrubber
 
     engine = engine_for(rules.policy.nlp, rules.recognizers, rules.first_names, rules.allow_list)
-    return TextScrubber(engine, keys, rules.policy.text_entities, rules.allow_list, rules.common_words)
+    return TextScrubber(
+        engine, keys, rules.policy.text_entities, rules.allow_list, rules.common_words, rules.first_names
+    )
 
 
 def anonymize(tables: ProfileSet, rules: PrivacyRules, keys: Keyring) -> Anonymized:

@@ -74,6 +74,9 @@ class RecordIdentifiers:
     everyday: Words = frozenset()
     """Everyday words: a two-letter word of another person's name is propagated only when it is not one
     and not plain ASCII ('Vũ' is, 'An' and 'Li' are not: too many false hits)."""
+    shared_allow_list: Words | None = None
+    """The rules' allow-list alone, without the record's own vocabulary: a token holding the person's
+    name is found even where the record lists it as a skill ('tkaminski-dev')."""
     variants: dict[str, Identity] = field(default_factory=dict)
     any_case: set[str] = field(default_factory=set)
     """Folded variants found in any case."""
@@ -126,7 +129,8 @@ class RecordIdentifiers:
                         self._add(derived, identity, force=True)
 
     def _ordinary(self, folded: str) -> bool:
-        return folded in self.allow_list or folded in self.everyday
+        allowed = self.allow_list if self.shared_allow_list is None else self.shared_allow_list
+        return folded in allowed or folded in self.everyday
 
     def add_other_person(self, name: str, any_case: bool = False) -> None:
         """Someone named in the record: the whole name in any case, and its words when capitalised (in any

@@ -71,12 +71,14 @@ class TextScrubber:
         entities: Iterable[str],
         allow_list: frozenset[str],
         common_words: frozenset[str] = frozenset(),
+        first_names: frozenset[str] = frozenset(),
     ) -> None:
         self.engine = engine
         self.keys = keys
         self.entities = frozenset(entities)
         self.allow_list = allow_list
         self.common_words = common_words
+        self.first_names = first_names
 
     def scrub(
         self,
@@ -105,7 +107,7 @@ class TextScrubber:
         def identifiers_of(record: Hashable) -> RecordIdentifiers:
             if record not in records:
                 records[record] = RecordIdentifiers(
-                    allowed_in.get(record, self.allow_list), self.common_words
+                    allowed_in.get(record, self.allow_list), self.common_words, self.allow_list
                 )
             return records[record]
 
@@ -171,12 +173,12 @@ class TextScrubber:
     def _replace_known(
         self, text: str, identifiers: RecordIdentifiers, index: WordIndex | None, result: TextScrubResult
     ) -> str:
-        if index is None or not text or is_allowed(text, identifiers.allow_list, self.common_words):
+        if index is None or not text or is_allowed(text, self.allow_list, self.common_words):
             return text
         found = [
             (start, end, known.entity, 1)
             for start, end, known in identifiers.find(text, index)
-            if not is_allowed(text[start:end], identifiers.allow_list, self.common_words)
+            if not is_allowed(text[start:end], self.allow_list, self.common_words)
         ]
         if not found:
             return text
@@ -216,7 +218,7 @@ class TextScrubber:
                 continue
             # Nobody is named only by everyday words ("and Engineering Manager" after a cue, "Research"),
             # unless a recognizer is certain from the sentence ("Julia Rust reviewed ...": score 1).
-            certain = span.score >= 1
+            certain = span.score >= 1 or _given_name_first(value, self.first_names)
             if span.entity == "PERSON" and not certain and is_allowed(value, allow_list, self.common_words):
                 continue
             kept.append(_with_surname(span, text, allow_list) if span.entity == "PERSON" else span)
@@ -274,6 +276,13 @@ _SENTENCE_BREAK = regex.compile(
     r"(?<=[.!?;])(?<!\b(?:[Dd]r|[Mm]rs?|[Mm]s|[Mm]x|[Pp]rof|[Ss]t|[Jj]r|[Ss]r|vs|etc|e\.g|i\.e|\p{Lu})\.)\s+"
 )
 """Where a sentence ends: after . ! ? or ;, but not after a title or an initial ("Dr. Ana", "J. Smith")."""
+
+
+def _given_name_first(value: str, first_names: Container[str]) -> bool:
+    """Two capitalised words of which the first is a given name ('Julia Python', 'Ruby Spark'): a person
+    even when both words are technical ones."""
+    words = value.split()
+    return len(words) == 2 and words[1][:1].isupper() and words[0] in first_names
 
 
 def _unexplained_words(text: str, explained: Lexicon) -> set[str]:

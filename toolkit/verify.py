@@ -1,17 +1,22 @@
 """Verify a batch of would-be release rows, person by person: whoever still shows is suppressed.
 
 Three searches over every text cell of a person's released rows (lists included; pseudonymized columns
-are skipped: their values are this toolkit's own keyed hashes, hex that can look like anything):
-1. the person's own direct identifiers from the parsed structure: their name, each part of it and "Last,
-   First", the e-mail local parts and @handles in their source text (found with this
-   module's own patterns), and the names of the other people their record names (supervisors: the whole
-   name, and the parts that are neither allowed terms nor everyday words), folded (case, accents, white
-   space) and on word boundaries. A single name word is only ever searched inside its own record: "Page"
-   is somebody's surname and everybody else's ordinary word;
+are skipped: their values are this toolkit's own keyed hashes, hex that can look like anything; the
+toolkit's own tokens are skipped too), none of them reusing the scrubber's detectors:
+1. the person's own direct identifiers from the parsed structure: their name in every reading
+   (`toolkit.names`: 'NOWAK, Marta', a name in two scripts), each part of it and "Last, First", the e-mail
+   local parts and @handles in their source text (found with this module's own patterns), and the names
+   of the other people their record names (supervisors: the whole name, and the parts that are neither
+   allowed terms nor everyday words), folded (case, accents, white space, invisible characters, Cyrillic
+   and Greek lookalikes) and on word boundaries; and, as substrings of any token, the handle forms made
+   of the name and its parts of four letters or more ('mnowak88', 'nowakdev.pl'), and names in scripts
+   without spaces anywhere. A single name word is only ever searched inside its own record: "Page" is
+   somebody's surname and everybody else's ordinary word;
 2. the whole names (two words or more) of everyone in the dataset, in every record (`NameIndex`, built by a
    dataset-wide pass before any batch is scrubbed, so the result does not depend on the batch);
-3. a re-scan with the contact recognizers of `rules/recognizers.yaml` (e-mails, phones, URLs, handles,
-   IPs, card numbers, IBANs).
+3. generic shapes of contacts and personal details (`toolkit.suspicious`, broader than the scrubber's
+   recognizers: e-mails in any script or spelled out, URLs, handles, phones, IPs, cards, IBANs, street
+   addresses, dates of birth).
 A hit suppresses the person (`SuppressReason` says which search found it); the release is blocked only
 when suppressions pass the budget of `rules/privacy.yaml`. Hits are counted per table, column and kind;
 values are never reported.
@@ -29,21 +34,13 @@ from typing import Any
 import polars as pl
 import regex
 
-from toolkit.detectors import detectors, find
 from toolkit.model import ProfileSet
 from toolkit.names import PARTICLES, compact, glued_script, handle_forms, readings
 from toolkit.rules import PrivacyRules
+from toolkit.suspicious import SHAPE_ENTITIES, suspicious
 from toolkit.text import Lexicon, fold
 
-CONTACT_ENTITIES = (
-    "EMAIL_ADDRESS",
-    "PHONE_NUMBER",
-    "URL",
-    "HANDLE",
-    "IP_ADDRESS",
-    "CREDIT_CARD",
-    "IBAN_CODE",
-)
+CONTACT_ENTITIES = SHAPE_ENTITIES
 _WORDS = regex.compile(r"[\p{L}\p{N}]+")
 _REPLACEMENT = regex.compile(r"<[A-Z][A-Z_]*(?:_[0-9a-f]{8})?>")
 """A token this toolkit wrote (<PERSON_1a2b3c4d>, <EMPLOYER>): its hex is not a value to search."""
@@ -62,7 +59,8 @@ class SuppressReason(StrEnum):
     KNOWN_NAME = "known_name"
     """The whole name of someone in the dataset survived in their rows."""
     CONTACT = "contact"
-    """Something shaped like a contact (e-mail, phone, URL, handle, IP, card, IBAN) survived."""
+    """Something shaped like a contact or a personal detail (e-mail, phone, URL, handle, IP, card, IBAN,
+    street address, date of birth) survived."""
 
 
 @dataclass
@@ -244,7 +242,6 @@ def verify(
 ) -> Verification:
     """Search each person's released rows (`release_ids`: released profile_id -> source profile_id) for
     what must not survive; the persons hit are in `.suppressed`."""
-    contact = detectors(rules.recognizers, CONTACT_ENTITIES)
     supervisors: dict[str, list[str]] = defaultdict(list)
     for profile_id, name in source.experience.select("profile_id", "supervisor").drop_nulls().iter_rows():
         supervisors[profile_id].append(name)
@@ -275,16 +272,14 @@ def verify(
         owners = frame.get_column("profile_id").to_list()
         for column, row, text in _text_cells(frame, ours):
             person = release_ids.get(owners[row], "")
-            reason = _search(text, people.get(person), names, contact, ordinary)
+            reason = _search(text, people.get(person), names, ordinary)
             if reason is not None:
                 result.hits[(table, column, reason)] += 1
                 result.suppressed.setdefault(person, _reason_of(reason))
     return result
 
 
-def _search(
-    text: str, person: _Person | None, names: NameIndex, contact: Any, ordinary: Container[str]
-) -> str | None:
+def _search(text: str, person: _Person | None, names: NameIndex, ordinary: Container[str]) -> str | None:
     folded = fold(_REPLACEMENT.sub(" ", text))
     words = _WORDS.findall(folded)
     hit = person.hit(words) or person.hit_inside(folded, ordinary) if person is not None else None
@@ -292,9 +287,7 @@ def _search(
         return hit.value
     if names.found_in(words):
         return SuppressReason.KNOWN_NAME.value
-    for entity, _, _ in find(contact, text):
-        return entity
-    return None
+    return suspicious(_REPLACEMENT.sub(" ", text))
 
 
 def _reason_of(kind: str) -> SuppressReason:

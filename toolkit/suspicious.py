@@ -1,0 +1,140 @@
+"""Generic shapes of contacts and personal details, for verification: written apart from the scrubber's
+recognizers (`rules/recognizers.yaml`), broader and more suspicious, so that a format the scrubber misses
+is still caught before release.
+
+Each shape is a candidate pattern and, where a pattern alone would flag ordinary text, a test of the
+candidate: an e-mail in any script or spelled out ('marta (at) host'), a URL or a domain with a path, a
+code-host or social profile, an @handle, a phone (8 to 15 digits with separators, or 6 after a phone cue;
+year ranges and dates excepted), an IPv4 or IPv6 address, a card number (Luhn), an IBAN (mod 97), a street
+address (a number beside a street word in any of several languages, a PO box), a date after a birth cue.
+`suspicious(text)` says which shape a text holds first, or None.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Callable
+
+import regex
+
+from toolkit.detectors import iban_ok, luhn_ok
+
+_STREET_WORDS = (
+    "street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|way|place|court|terrace|crescent|square|"
+    "parkway|highway|row|mews|close|straat|laan|gracht|weg|gasse|platz|allee|utca"
+)
+"""Street words written after the street's name ('38 Mare Street')."""
+_STREET_FIRST = (
+    "rue|avenue|av|boulevard|bd|chemin|impasse|quai|all[ée]e|avenida|calle|carrer|paseo|plaza|rua|travessa|"
+    "largo|via|viale|corso|piazza|ulica|ul|aleja|al|ulitsa"
+)
+"""Street words written before the street's name ('12 rue Oberkampf', 'Rua Padre Chagas 315')."""
+_TLD = (
+    "com|org|net|io|dev|me|ai|app|co|info|xyz|tech|site|page|blog|edu|gov|uk|de|fr|nl|pl|es|it|pt|br|ru|"
+    "cn|jp|in|au|ca|ch|se|no|dk|fi|be|at|cz|ie|nz|za|mx|ar|kr|tw|sg|hk|tr|gr|ro|hu|il|ua"
+)
+_YEAR = regex.compile(r"(?:19[5-9]\d|20[0-4]\d)")
+
+
+def _phone(candidate: str) -> bool:
+    digits = [char for char in candidate if char.isdigit()]
+    if not 8 <= len(digits) <= 15:
+        return False
+    groups = regex.findall(r"\d+", candidate)
+    if all(len(group) == 4 and _YEAR.fullmatch(group) for group in groups):
+        return False  # '2019 - 2021', '2019/2020/2021'
+    if all(_YEAR.fullmatch(group) or (len(group) <= 2 and 1 <= int(group) <= 31) for group in groups):
+        return False  # dates: '2019-03-14', '03/2019 - 06/2021'
+    # not a number written in thousands: '10 000 000'
+    return regex.fullmatch(r"\d{1,3}(?:[ .]\d{3})+", candidate.strip()) is None
+
+
+def _ipv6(candidate: str) -> bool:
+    if sum(1 for group in candidate.split(":") if group) < 2 or sum(map(str.isalnum, candidate)) < 4:
+        return False
+    try:
+        ipaddress.IPv6Address(candidate)
+    except ValueError:
+        return False
+    return True
+
+
+def _ipv4(candidate: str) -> bool:
+    try:
+        ipaddress.IPv4Address(candidate)
+    except ValueError:
+        return False
+    return True
+
+
+_SHAPES: tuple[tuple[str, regex.Pattern[str], Callable[[str], bool] | None], ...] = (
+    ("EMAIL_ADDRESS", regex.compile(r"[\p{L}\p{N}._%+-]@[\p{L}\p{N}-]+\.[\p{L}\p{N}]"), None),
+    (
+        "EMAIL_ADDRESS",
+        regex.compile(
+            r"[\p{L}\p{N}._%+-]\s?(?:[\[({<]\s?(?i:at|@)\s?[\])}>]|\s(?i:at)\s[\p{L}\p{N}-]+\s(?i:dot)\s)"
+        ),
+        None,
+    ),
+    ("URL", regex.compile(r"(?i)\b(?:https?://|www\.)[^\s]"), None),
+    (
+        "URL",
+        regex.compile(rf"\b[\p{{L}}\p{{N}}-]+(?:\.[\p{{L}}\p{{N}}-]+)*\.(?:{_TLD})/[\p{{L}}\p{{N}}_~%-]"),
+        None,
+    ),
+    ("HANDLE", regex.compile(r"(?<![\w.@/])@[\p{L}\p{N}_][\p{L}\p{N}_.-]{2,}(?![\p{L}\p{N}_.-]*/)"), None),
+    (
+        "PHONE_NUMBER",
+        regex.compile(r"(?<![\w.,])(?:\+|00)?\(?\d[\d\s().\u2013\u2014/-]{6,}\d(?![\w,]|\.\d)"),
+        _phone,
+    ),
+    (
+        "PHONE_NUMBER",
+        regex.compile(
+            r"(?i)\b(?:phone|tel|mobile|cell|call|text|whatsapp|sms|fax)\b\W{0,12}\d[\d\s.\u2013-]{4,}\d"
+        ),
+        None,
+    ),
+    ("IP_ADDRESS", regex.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.]\d)"), _ipv4),
+    (
+        "IP_ADDRESS",
+        regex.compile(
+            r"(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:[0-9A-Fa-f]{1,4}|(?:\d{1,3}\.){3}\d{1,3})?(?![\w:])"
+        ),
+        _ipv6,
+    ),
+    ("CREDIT_CARD", regex.compile(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])"), luhn_ok),
+    ("IBAN_CODE", regex.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,4})?\b"), iban_ok),
+    (
+        "STREET_ADDRESS",
+        regex.compile(
+            rf"(?<![\w.,-])\d{{1,5}}[A-Za-z]?,?\s(?:\p{{Lu}}[\p{{L}}'.-]*\s){{1,3}}(?=\p{{Lu}})(?i:{_STREET_WORDS})\b"
+            rf"|(?<![\w.,-])\d{{1,5}}[A-Za-z]?,?\s(?i:{_STREET_FIRST})\.?\s\p{{Lu}}"
+            rf"|\b(?i:{_STREET_FIRST})\.?\s(?:\p{{Lu}}[\p{{L}}'.-]*\s|(?:de|da|do|dos|del|la|di)\s){{1,3}}\d{{1,5}}\b"
+            r"|\b\p{Lu}\p{L}*(?:stra(?:ß|ss)e|str\.|gasse|weg|platz|straat|laan|gracht)\s\d{1,5}\b"
+            r"|\b(?i:p\.?\s?o\.?\s?box|postbus|postfach|apartado|caixa postal)\s?\d+"
+        ),
+        None,
+    ),
+    (
+        "DATE_OF_BIRTH",
+        regex.compile(
+            r"(?i)\b(?:born(?:\s(?:on|in))?|date of birth|d\.?o\.?b\.?|birthday|birth date|geboren"
+            r"|n[ée]e? le)\W{0,3}\d"
+        ),
+        None,
+    ),
+)
+
+
+SHAPE_ENTITIES = tuple(dict.fromkeys(entity for entity, _, _ in _SHAPES))
+"""The entity types the shapes stand for, in order."""
+
+
+def suspicious(text: str) -> str | None:
+    """The entity type of the first shape the text holds, or None. Never raises."""
+    for entity, pattern, test in _SHAPES:
+        for match in pattern.finditer(text):
+            if test is None or test(match.group()):
+                return entity
+    return None

@@ -1,9 +1,11 @@
-"""Self-check of the held-out adversarial set (no toolkit import; run: python tests/adversarial/heldout/check_planted.py).
+"""Self-check of the held-out adversarial set; imports nothing from the toolkit.
+
+Run: python tests/adversarial/heldout/check_planted.py
 
 Checks that planted.yaml is well formed, that every case file exists and is named `<class>__<slug>.txt`,
-that every planted string occurs verbatim in its case file, and that each document still carries the fixed
-markers of its layout (talent page: Summary / years lines / section headings / role lines; résumé: an
-experience heading within the first eight non-blank lines, or at the top).
+that every planted string occurs verbatim in its case file and is no plain vocabulary word, and that each
+document still carries the fixed markers of its layout (talent page: Summary, the years lines, section
+headings, role lines; résumé: an experience heading within the first eight non-blank lines).
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ import collections
 import pathlib
 import re
 import sys
+import unicodedata
 
 import yaml
 
 HERE = pathlib.Path(__file__).resolve().parent
+VOCABULARIES = HERE.parent.parent.parent / "rules" / "vocabularies"
 CLASSES = {"kept_column", "derived_handle", "script", "contact", "other_person", "resume_header"}
 
 _TALENT_MARKERS = (
@@ -41,6 +45,22 @@ def layout_of(text: str) -> str | None:
     return None
 
 
+def _plain(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char)).strip()
+
+
+def plain_words() -> set[str]:
+    """Technical terms, spoken languages and everyday words: these may legitimately stay in a release."""
+    words: set[str] = set()
+    for name in ("technical_terms.yaml", "spoken_languages.yaml", "common_words.yaml"):
+        path = VOCABULARIES / name
+        if path.is_file():
+            terms = yaml.safe_load(path.read_text(encoding="utf-8"))["terms"]
+            words |= {_plain(str(term)) for term in terms}
+    return words
+
+
 def main() -> int:
     data = yaml.safe_load((HERE / "planted.yaml").read_text(encoding="utf-8"))
     problems: list[str] = []
@@ -48,6 +68,7 @@ def main() -> int:
     per_class_planted: collections.Counter[str] = collections.Counter()
     per_layout: collections.Counter[str] = collections.Counter()
     listed = set()
+    words = plain_words()
     for case in data["cases"]:
         file, cls, planted = case["file"], case["class"], case["planted"]
         listed.add(file)
@@ -69,6 +90,8 @@ def main() -> int:
         for string in planted:
             if not isinstance(string, str) or string not in text:
                 problems.append(f"{file}: planted {string!r} not found verbatim")
+            elif _plain(string) in words:
+                problems.append(f"{file}: planted {string!r} is a plain word")
         per_class_cases[cls] += 1
         per_class_planted[cls] += len(planted)
     for path in (HERE / "cases").glob("*.txt"):

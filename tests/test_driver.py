@@ -121,12 +121,15 @@ def test_a_person_whose_identifier_survives_is_suppressed_and_the_rest_released(
     inputs.mkdir()
     for path in sorted(SAMPLE.rglob("*.txt")):
         (inputs / path.name).write_bytes(path.read_bytes())
-    leaky = TALENT.replace("at Kestrel Compute", "at Okonkwo-Reyes Compute")  # the employer is kept as is
+    leaky = TALENT.replace("at Kestrel Compute", "at Okonkwo-Reyes Compute")
     (inputs / "leaky.txt").write_text(leaky, encoding="utf-8")
     rules = tmp_path / "rules"
     shutil.copytree(REPO / "rules", rules)
     policy = rules / "privacy.yaml"
-    policy.write_text(policy.read_text().replace("max_suppressed: 0.01", "max_suppressed: 0.1"))
+    text = policy.read_text().replace("max_suppressed: 0.01", "max_suppressed: 0.1")
+    # A policy that keeps the employer raw (no shape, so no search for the person's name in it):
+    # verification is then what keeps the surname out.
+    policy.write_text(text.replace("employer: keep:organisation", "employer: keep"))
     out = tmp_path / "release"
     assert main(["run", str(inputs), "--out", str(out), "--rules", str(rules)]) == 1
     report = json.loads((out / "report.json").read_text())

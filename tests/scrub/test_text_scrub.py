@@ -11,9 +11,8 @@ from hypothesis import strategies as st
 from tests.conftest import TEST_KEY
 from toolkit.scrub.engine import Span
 from toolkit.scrub.identifiers import fold_with_offsets
-from toolkit.text import fold_char
 from toolkit.scrub.text import Seeds, TextScrubber, _sentences, is_allowed
-from toolkit.text import fold
+from toolkit.text import fold, fold_char
 
 OWN = "Maria Júlia da Mata"
 TOKEN = re.compile(r"<[A-Z_]+_[0-9a-f]{8}>")

@@ -40,9 +40,10 @@ def iban_ok(value: str) -> bool:
 
 
 def ipv6_ok(value: str) -> bool:
-    """An IPv6 address in any form, with at least two groups of digits ('fe80::1'; not '::' or 'a::')."""
+    """An IPv6 address in any form, with at least two groups and four digits ('fe80::1'; not '::', 'a::'
+    or 'a::b', which C++ writes)."""
     address = value.partition("%")[0]
-    if sum(1 for group in address.split(":") if group) < 2:
+    if sum(1 for group in address.split(":") if group) < 2 or sum(map(str.isalnum, address)) < 4:
         return False
     try:
         ipaddress.IPv6Address(address)

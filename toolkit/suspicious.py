@@ -83,6 +83,8 @@ _SHAPES: tuple[tuple[str, regex.Pattern[str], Callable[[str], bool] | None], ...
         None,
     ),
     ("HANDLE", regex.compile(r"(?<![\w.@/])@[\p{L}\p{N}_][\p{L}\p{N}_.-]{2,}(?![\p{L}\p{N}_.-]*/)"), None),
+    ("CREDIT_CARD", regex.compile(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])"), luhn_ok),
+    ("IBAN_CODE", regex.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,4})?\b"), iban_ok),
     (
         "PHONE_NUMBER",
         regex.compile(r"(?<![\w.,])(?:\+|00)?\(?\d[\d\s().\u2013\u2014/-]{6,}\d(?![\w,]|\.\d)"),
@@ -103,8 +105,6 @@ _SHAPES: tuple[tuple[str, regex.Pattern[str], Callable[[str], bool] | None], ...
         ),
         _ipv6,
     ),
-    ("CREDIT_CARD", regex.compile(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])"), luhn_ok),
-    ("IBAN_CODE", regex.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,4})?\b"), iban_ok),
     (
         "STREET_ADDRESS",
         regex.compile(

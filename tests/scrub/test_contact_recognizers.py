@@ -1,0 +1,67 @@
+"""The contact, address and person-cue recognizers of rules/recognizers.yaml, through the pattern
+detectors alone (no spaCy): each with positive and negative examples."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolkit.detectors import Detector, detectors, find
+from toolkit.rules import PrivacyRules
+
+CASES = [
+    # (text, entity, found value or None)
+    ("Tel: (030) 8812734", "PHONE_NUMBER", "(030) 8812734"),
+    ("mobile 06 38472915 or 06-38472915", "PHONE_NUMBER", "06 38472915"),
+    ("call me on 555-0134 after six", "PHONE_NUMBER", "555-0134"),
+    ("office 020\u20137946\u20130321", "PHONE_NUMBER", "020\u20137946\u20130321"),
+    ("UK mobile 07700 900123", "PHONE_NUMBER", "07700 900123"),
+    ("worked 2015 - 2019 on 300 services", "PHONE_NUMBER", None),
+    ("fe80::1 is link-local", "IP_ADDRESS", "fe80::1"),
+    ("host 2001:db8::8a2e:370:7334 answered", "IP_ADDRESS", "2001:db8::8a2e:370:7334"),
+    ("std::vector and a::b are C++", "IP_ADDRESS", None),
+    ("times 12:30:45 and 10:15", "IP_ADDRESS", None),
+    ("write to josé.müller@bücher.de", "EMAIL_ADDRESS", "josé.müller@bücher.de"),
+    ("marta (at) example (dot) pl", "EMAIL_ADDRESS", "marta (at) example (dot) pl"),
+    ("marta [at] example [dot] com", "EMAIL_ADDRESS", "marta [at] example [dot] com"),
+    ("we met at noon", "EMAIL_ADDRESS", None),
+    ("Call me on Signal: quietkoala77", "HANDLE", "quietkoala77"),
+    ("Telegram @marta_n", "HANDLE", "@marta_n"),
+    ("toot @ines@fosstodon.org", "HANDLE", "@ines@fosstodon.org"),
+    ("Signal Processing at a university", "HANDLE", None),
+    ("Lives at 12 Rue Oberkampf, Paris", "STREET_ADDRESS", "12 Rue Oberkampf"),
+    ("office at 38 Mare Street, London", "STREET_ADDRESS", "38 Mare Street"),
+    ("Rua Padre Chagas 315 in the south", "STREET_ADDRESS", "Rua Padre Chagas 315"),
+    ("Hauptstraße 5 is the office", "STREET_ADDRESS", "Hauptstraße 5"),
+    ("write to PO Box 1234", "STREET_ADDRESS", "PO Box 1234"),
+    ("London E8 4RT", "STREET_ADDRESS", "E8 4RT"),
+    ("Portland, OR 97214", "STREET_ADDRESS", "OR 97214"),
+    ("CEP 90570-080", "STREET_ADDRESS", "90570-080"),
+    ("Led 12 engineers the whole way", "STREET_ADDRESS", None),
+    ("born 3 November 1989 in Oslo", "DATE_OF_BIRTH", "3 November 1989"),
+    ("DOB: 1991-03-14", "DATE_OF_BIRTH", "1991-03-14"),
+    ("released 3 November 1989", "DATE_OF_BIRTH", None),
+    ("我叫王芳。", "PERSON", "我叫王芳"),
+    ("reviewed by Дмитрий Волков", "PERSON", "Дмитрий Волков"),
+    ("Paired daily with Priya on the parser", "PERSON", "Priya"),
+    ("Northwind Labs (manager: signe aakre-lund)", "PERSON", "signe aakre-lund"),
+    ("Julia Rust reviewed the Rust bindings", "PERSON", "Julia Rust"),
+    ("Fork of kwame-mensah/allocator", "PERSON", "kwame-mensah"),
+    ("Joint work with J. Okwuosa on load balancing", "PERSON", "J. Okwuosa"),
+    ("the Rust bindings were reviewed", "PERSON", None),
+]
+
+
+@pytest.fixture(scope="module")
+def found_by(privacy_rules: PrivacyRules) -> list[Detector]:
+    return detectors(privacy_rules.recognizers)
+
+
+@pytest.mark.parametrize(
+    ("text", "entity", "value"), CASES, ids=[f"{e}-{i}" for i, (_, e, _) in enumerate(CASES)]
+)
+def test_recognizer(text: str, entity: str, value: str | None, found_by: list[Detector]) -> None:
+    found = [text[start:end] for kind, start, end in find(found_by, text) if kind == entity]
+    if value is None:
+        assert found == []
+    else:
+        assert value in found

@@ -1,0 +1,50 @@
+"""How a written name reads, and the handle forms made of it."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolkit.names import glued_script, handle_forms, readings
+
+READINGS = [
+    ("Marta Nowak", ["Marta Nowak"]),
+    ("NOWAK, Marta", ["Marta NOWAK"]),
+    ("Dr. Marta Nowak, PhD", ["Marta Nowak"]),
+    ("Marta Nowak MSc", ["Marta Nowak"]),
+    ("Wang Fang (王芳)", ["Wang Fang", "王芳"]),
+    ("王芳", ["王芳", "Wang Fang"]),
+    ("Lukas Brandstätter", ["Lukas Brandstätter", "Lukas Brandstaetter"]),
+    ("Nowak, Marta", ["Marta Nowak"]),
+]
+
+
+@pytest.mark.parametrize(("written", "expected"), READINGS)
+def test_readings(written: str, expected: list[str]) -> None:
+    assert readings(written) == expected
+
+
+FORMS = [
+    ("Marta Nowak", {"martanowak", "mnowak", "martan", "nowakmarta", "nowakm"}, {"mnow", "marta"}),
+    ("Jean-Pierre Dubois", {"jpdubois", "jeanpierredubois", "jdubois"}, set()),
+    ("Peter van den Berg", {"pvdberg", "petervandenberg", "pberg"}, set()),
+    ("Lucía Hernández Prado", {"lhernandezprado", "luciahernandez", "lprado"}, set()),
+    ("Sean O'Brien", {"seanobrien", "sobrien"}, set()),
+    ("Anna Maria Kowalczyk", {"amkowalczyk", "annamkowalczyk"}, set()),
+]
+
+
+@pytest.mark.parametrize(("name", "included", "excluded"), FORMS)
+def test_handle_forms(name: str, included: set[str], excluded: set[str]) -> None:
+    forms = handle_forms(name)
+    assert included <= forms
+    assert not excluded & forms
+    assert all(len(form) >= 5 for form in forms)
+
+
+@pytest.mark.parametrize(
+    ("name", "glued"),
+    [("王芳", True), ("황서연", True), ("สมชาย", True), ("Marta Nowak", False), ("Дмитрий", False)],
+)
+def test_glued_script(name: str, glued: bool) -> None:
+    assert glued_script(name) is glued
+    assert (handle_forms(name) == set()) is (glued or " " not in name)

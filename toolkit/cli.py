@@ -255,13 +255,16 @@ def _lint_rules(args: argparse.Namespace) -> Exit:
     from toolkit.model import ProfileSet
     from toolkit.quality import validate_tables
 
+    from toolkit.scrub.engine import check_model
+
     load_parsing_rules(args.rules)
-    load_privacy_rules(args.rules)
+    privacy = load_privacy_rules(args.rules)
+    check_model(privacy.policy.nlp)  # an NER model that is not installed would fail the first job
     load_risk_rules(args.rules)
     load_allowed_values(args.rules)
     quality = load_quality_rules(args.rules)
     validate_tables(ProfileSet.from_frames({}), quality)  # compiles every rule to pandera and runs it
-    print(f"rules are valid: {len(quality.rules)} quality rules compile")
+    print(f"rules are valid: {len(quality.rules)} quality rules compile, the NER model loads")
     return Exit.CLEAN
 
 

@@ -341,7 +341,7 @@ Action = Literal["keep", "drop", "pseudonymize", "scrub", "generalize"]
 
 class NlpSettings(_Frozen):
     model: str = Field(description="An installed spaCy pipeline package (loaded offline, NER only).")
-    batch_size: int = Field(default=128, gt=0)
+    batch_size: int = Field(default=128, gt=0, le=100_000)
 
 
 class Hierarchy(_Frozen):

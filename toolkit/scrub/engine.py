@@ -241,6 +241,11 @@ def _pieces(text: str) -> list[tuple[int, str]]:
     return pieces
 
 
+def check_model(nlp: NlpSettings) -> None:
+    """Load the NER model once, as the job would; raises `RulesError` naming `nlp.model` if it cannot."""
+    _NerOnlySpacyEngine(nlp.model).load()
+
+
 @lru_cache(maxsize=2)
 def engine_for(
     nlp: NlpSettings,

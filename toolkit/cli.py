@@ -254,7 +254,6 @@ def _check(args: argparse.Namespace) -> Exit:
 def _lint_rules(args: argparse.Namespace) -> Exit:
     from toolkit.model import ProfileSet
     from toolkit.quality import validate_tables
-
     from toolkit.scrub.engine import check_model
 
     load_parsing_rules(args.rules)

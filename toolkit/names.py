@@ -66,6 +66,15 @@ def _romanized(name: str) -> str | None:
     return " ".join(words) if len(words) >= 2 else None
 
 
+def initials(name: str) -> str | None:
+    """The initials of a name of three words or more ('mlhv' of 'María Luisa Herrera Vidal'), which people
+    use as a handle with digits or a suffix ('mlhv87', 'mlhv-lab'); None for a shorter name."""
+    words = [word for word in fold(name).replace("-", " ").split() if word not in PARTICLES]
+    if glued_script(name) or len(words) < 3:
+        return None
+    return "".join(compact(word)[:1] for word in words)
+
+
 def glued_script(name: str) -> bool:
     """Whether the name is written in a script that puts no spaces between words."""
     return bool(_GLUED_SCRIPTS.search(name))
@@ -93,7 +102,9 @@ def handle_forms(name: str) -> set[str]:
     particle_initials = "".join(word[0] for word in words[1:-1] if word in PARTICLES)
     forms = {given[0] + particle_initials + last, *(given + word[0] + last for word in middle),
              *(given[0] + word[0] + last for word in middle)}  # fmt: skip
-    for surname in {*names[1:], "".join(words[1:])}:  # 'Hernández Prado': either surname, or both
+    # 'Hernández Prado': either surname, or both; 'Owusu-Ansah': either part too.
+    parts = [compact(part) for word in fold(name).split()[1:] for part in word.split("-") if "-" in word]
+    for surname in {*names[1:], "".join(words[1:]), *(part for part in parts if len(part) >= 2)}:
         forms |= {given + surname, given[0] + surname, given_initials + surname, given + surname[0],
                   surname + given, surname + given[0]}  # fmt: skip
     return {form for form in forms if len(form) >= MIN_HANDLE_FORM}

@@ -412,6 +412,8 @@ class Entity(StrEnum):
     STREET_ADDRESS = "STREET_ADDRESS"
     """A street address, a PO box or a postcode with its town."""
     DATE_OF_BIRTH = "DATE_OF_BIRTH"
+    NATIONAL_ID = "NATIONAL_ID"
+    """An identity, tax or social-security number."""
 
 
 class PrivacyPolicy(_Frozen):
@@ -453,6 +455,11 @@ class RecognizerSpec(_Frozen):
     )
     regions: tuple[str, ...] = Field(
         default=(), description="check: phone: the regions a national number may belong to, default first."
+    )
+    names_only: bool = Field(
+        default=False,
+        description="A match is kept only when none of its words is an allowed or everyday word (names in "
+        "lowercase, which have no capital to tell them from ordinary words).",
     )
 
     @model_validator(mode="after")

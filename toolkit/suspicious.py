@@ -6,7 +6,9 @@ Each shape is a candidate pattern and, where a pattern alone would flag ordinary
 candidate: an e-mail in any script or spelled out ('marta (at) host'), a URL or a domain with a path, a
 code-host or social profile, an @handle, a phone (8 to 15 digits with separators, or 6 after a phone cue;
 year ranges and dates excepted), an IPv4 or IPv6 address, a card number (Luhn), an IBAN (mod 97), a street
-address (a number beside a street word in any of several languages, a PO box), a date after a birth cue.
+address (a number beside a street word in any of several languages, a PO box, a flat or unit number), an
+identity number (after its name, or shaped as a US SSN or a Nordic date-based number), a date after a
+birth cue.
 `suspicious(text)` says which shape a text holds first, or None.
 """
 
@@ -30,7 +32,8 @@ _STREET_FIRST = (
 )
 """Street words written before the street's name ('12 rue Oberkampf', 'Rua Padre Chagas 315')."""
 _TLD = (
-    "com|org|net|io|dev|me|ai|app|co|info|xyz|tech|site|page|blog|edu|gov|uk|de|fr|nl|pl|es|it|pt|br|ru|"
+    "com|org|net|io|dev|me|ai|app|co|info|xyz|tech|site|page|blog|edu|gov|social|online|cloud|space|studio|"
+    "design|works|network|world|live|email|zone|digital|systems|consulting|pro|link|club|uk|de|fr|nl|pl|es|it|pt|br|ru|"
     "cn|jp|in|au|ca|ch|se|no|dk|fi|be|at|cz|ie|nz|za|mx|ar|kr|tw|sg|hk|tr|gr|ro|hu|il|ua"
 )
 _YEAR = regex.compile(r"(?:19[5-9]\d|20[0-4]\d)")
@@ -82,7 +85,7 @@ _SHAPES: tuple[tuple[str, regex.Pattern[str], Callable[[str], bool] | None], ...
         regex.compile(rf"\b[\p{{L}}\p{{N}}-]+(?:\.[\p{{L}}\p{{N}}-]+)*\.(?:{_TLD})/[\p{{L}}\p{{N}}_~%-]"),
         None,
     ),
-    ("HANDLE", regex.compile(r"(?<![\w.@/])@[\p{L}\p{N}_][\p{L}\p{N}_.-]{2,}(?![\p{L}\p{N}_.-]*/)"), None),
+    ("HANDLE", regex.compile(r"(?<![\w.@])@[\p{L}\p{N}_][\p{L}\p{N}_.-]{2,}(?![\p{L}\p{N}_.-]*/)"), None),
     ("CREDIT_CARD", regex.compile(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])"), luhn_ok),
     ("IBAN_CODE", regex.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,4})?\b"), iban_ok),
     (
@@ -110,10 +113,25 @@ _SHAPES: tuple[tuple[str, regex.Pattern[str], Callable[[str], bool] | None], ...
         regex.compile(
             rf"(?<![\w.,-])\d{{1,5}}[A-Za-z]?,?\s(?:\p{{Lu}}[\p{{L}}'.-]*\s){{1,3}}(?=\p{{Lu}})(?i:{_STREET_WORDS})\b"
             rf"|(?<![\w.,-])\d{{1,5}}[A-Za-z]?,?\s(?i:{_STREET_FIRST})\.?\s\p{{Lu}}"
-            rf"|\b(?i:{_STREET_FIRST})\.?\s(?:\p{{Lu}}[\p{{L}}'.-]*\s|(?:de|da|do|dos|del|la|di)\s){{1,3}}\d{{1,5}}\b"
+            rf"|\b(?i:{_STREET_FIRST})\.?\s(?:\p{{Lu}}[\p{{L}}'.-]*\s?|(?:de|da|das|do|dos|del|la|le|du|des|di)\s){{1,3}},?\s?\d{{1,5}}\b"
             r"|\b\p{Lu}\p{L}*(?:stra(?:ß|ss)e|str\.|gasse|weg|platz|straat|laan|gracht)\s\d{1,5}\b"
             r"|\b(?i:p\.?\s?o\.?\s?box|postbus|postfach|apartado|caixa postal)\s?\d+"
+            r"|\b(?:Flat|Apt\.?|Apartment|Unit|Suite)\s?#?\d{1,5}[A-Za-z]?\b"
         ),
+        None,
+    ),
+    (
+        "NATIONAL_ID",
+        regex.compile(
+            r"(?i)\b(?:personnummer|cpr|f[øo]dselsnummer|henkil[öo]tunnus|ssn|social security|pesel|bsn"
+            r"|dni|cpf|aadhaar|nino|national insurance|codice fiscale|steuer-?id|tax id|national id|passport)"
+            r"\b(?:\s(?:number|no\.?|nr\.?))?\W{0,4}(?-i:[A-Z]{0,3}\d{2})"
+        ),
+        None,
+    ),
+    (
+        "NATIONAL_ID",
+        regex.compile(r"(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])|(?<![\d-])\d{6}[-+]\d{4}(?![\d-])"),
         None,
     ),
     (

@@ -35,13 +35,18 @@ import polars as pl
 import regex
 
 from toolkit.model import ProfileSet
-from toolkit.names import PARTICLES, compact, glued_script, handle_forms, readings
+from toolkit.names import PARTICLES, compact, glued_script, handle_forms, initials, readings
 from toolkit.rules import PrivacyRules
 from toolkit.suspicious import SHAPE_ENTITIES, suspicious
 from toolkit.text import Lexicon, fold
 
 CONTACT_ENTITIES = SHAPE_ENTITIES
-_WORDS = regex.compile(r"[\p{L}\p{N}]+")
+_GLUED = r"\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}"
+_WORDS = regex.compile(rf"[^\W_{_GLUED}]+|[{_GLUED}]+")
+"""Words of letters and digits; a change from a script without spaces to another ends a word."""
+_PARTS = regex.compile(r"[^\p{L}\p{N}]+")
+LABEL_COLUMNS = frozenset({("profiles", "layout"), ("profiles", "encoding"), ("skills", "kind")})
+"""Columns whose values are the toolkit's own labels ('programming_language'), never searched."""
 _REPLACEMENT = regex.compile(r"<[A-Z][A-Z_]*(?:_[0-9a-f]{8})?>")
 """A token this toolkit wrote (<PERSON_1a2b3c4d>, <EMPLOYER>): its hex is not a value to search."""
 _TITLES = frozenset({"dr", "prof", "mr", "mrs", "ms", "mx"})
@@ -132,6 +137,8 @@ class _Person:
     """Compact forms of the person's own names, searched inside every token ('mnowak88')."""
     glued: tuple[str, ...] = ()
     """Folded names in scripts without spaces, searched anywhere."""
+    initials: regex.Pattern[str] | None = None
+    """The initials of a name of three words or more, as a token or before a digit or separator."""
 
     def hit(self, words: list[str]) -> SuppressReason | None:
         if self.firsts.isdisjoint(words):
@@ -152,11 +159,18 @@ class _Person:
         is itself an ordinary word; a name in a script without spaces anywhere."""
         if any(name in folded for name in self.glued):
             return SuppressReason.OWN_IDENTIFIER
-        if self.inside is None:
+        if self.inside is None and self.initials is None:
             return None
         for token in folded.split():
+            token = token.strip("()[]{}<>\"'.,;:!?")
             squeezed = compact(token)
-            if len(squeezed) >= _MIN_INSIDE and squeezed not in ordinary and self.inside.search(squeezed):
+            if len(squeezed) < 3 or squeezed in ordinary:
+                continue
+            if all(part in ordinary for part in _PARTS.split(token) if part):
+                continue  # 'programming_language' is no surname 'Lang'
+            if len(squeezed) >= _MIN_INSIDE and self.inside is not None and self.inside.search(squeezed):
+                return SuppressReason.OWN_IDENTIFIER
+            if self.initials is not None and self.initials.match(token):
                 return SuppressReason.OWN_IDENTIFIER
         return None
 
@@ -187,8 +201,11 @@ def _person(
             own.add(parts)
     inside: set[str] = set()
     glued: set[str] = set()
+    letters: set[str] = set()
     for name in (reading for written in names for reading in readings(written)):
         words = name_words(name)
+        if (short := initials(name)) is not None:
+            letters.add(short)
         if glued_script(name):
             glued.add(fold(name).replace(" ", ""))
         if words:
@@ -214,7 +231,11 @@ def _person(
     firsts = frozenset(sequence[0] for sequence in own | other)
     forms = sorted(inside, key=len, reverse=True)
     pattern = regex.compile("|".join(map(regex.escape, forms))) if forms else None
-    return _Person(frozenset(own), frozenset(other - own), longest, firsts, pattern, tuple(sorted(glued)))
+    starts = "|".join(map(regex.escape, sorted(letters, key=len, reverse=True)))
+    prefix = regex.compile(rf"(?:{starts})(?:$|[\d._-])") if letters else None
+    return _Person(
+        frozenset(own), frozenset(other - own), longest, firsts, pattern, tuple(sorted(glued)), prefix
+    )
 
 
 def _text_cells(frame: pl.DataFrame, skip: Container[str]) -> Iterator[tuple[str, int, str]]:
@@ -269,19 +290,24 @@ def verify(
     result = Verification(persons_checked=len(own_names))
     for table, frame in release.items():
         ours = {c for c in frame.columns if rules.policy.column(table, c).action == "pseudonymize"}
+        ours |= {column for labelled, column in LABEL_COLUMNS if labelled == table}
         owners = frame.get_column("profile_id").to_list()
         for column, row, text in _text_cells(frame, ours):
             person = release_ids.get(owners[row], "")
-            reason = _search(text, people.get(person), names, ordinary)
+            reason = _search(text, people.get(person), names, ordinary, rules.allow_list)
             if reason is not None:
                 result.hits[(table, column, reason)] += 1
                 result.suppressed.setdefault(person, _reason_of(reason))
     return result
 
 
-def _search(text: str, person: _Person | None, names: NameIndex, ordinary: Container[str]) -> str | None:
+def _search(
+    text: str, person: _Person | None, names: NameIndex, ordinary: Container[str], allowed: Container[str]
+) -> str | None:
     folded = fold(_REPLACEMENT.sub(" ", text))
     words = _WORDS.findall(folded)
+    # A cell that is exactly a technical term ('ruby' as a skill of Ruby's) is the term, not the name.
+    person = None if folded in allowed else person
     hit = person.hit(words) or person.hit_inside(folded, ordinary) if person is not None else None
     if hit is not None:
         return hit.value

@@ -72,7 +72,11 @@ def parse(doc: Document, rules: ParsingRules) -> ParsedProfile | Reject:
     return parsed
 
 
-_NAME_WORD = regex.compile(r"^(?:\p{L}[\p{L}\p{M}'\u2019.\-]*|[(\uff08]\p{L}+[)\uff09])$")
+_NAME_WORD = regex.compile(r"^\p{L}[\p{L}\p{M}'\u2019.\-]*$")
+_BRACKETED_NAME = regex.compile(r"\s*[(\uff08][\p{L}\p{M}'\u2019.\- ]+[)\uff09]")
+"""A name in another script after the name ('Wang Fang (王芳)', a Hebrew name of two words)."""
+_SEGMENTS = regex.compile(r"\s+[|\u2022\u00b7\u2014\u2013]\s+")
+"""'Name | Data Engineer | City': a header line of segments; the first may be the name."""
 _NOT_A_NAME = regex.compile(
     r"[\d@/:|•·]|\b(?i:curriculum|vitae|r[ée]sum[ée]|cv|contact|profile|experience|engineer|developer)\b"
 )
@@ -84,8 +88,9 @@ def _header_name(header: list[str]) -> str | None:
     """The first of the header's first lines that reads as a name: at most six words of letters (initials,
     hyphens, apostrophes, a bracketed name in another script), a capital or a script without case, no
     digits, contact marks or heading words."""
-    for line in header[:_HEADER_NAME_WITHIN]:
-        words = line.replace(",", " ").split()
+    for whole in header[:_HEADER_NAME_WITHIN]:
+        line = _SEGMENTS.split(whole)[0]
+        words = _BRACKETED_NAME.sub(" ", line).replace(",", " ").split()
         if not 1 <= len(words) <= _LONGEST_NAME or _NOT_A_NAME.search(line):
             continue
         if len(words) == 1 and not glued_script(line):

@@ -65,7 +65,9 @@ def scrubber_for(rules: PrivacyRules, keys: Keyring) -> TextScrubber:
     from toolkit.scrub.engine import engine_for
     from toolkit.scrub.text import TextScrubber
 
-    engine = engine_for(rules.policy.nlp, rules.recognizers, rules.first_names, rules.allow_list)
+    engine = engine_for(
+        rules.policy.nlp, rules.recognizers, rules.first_names, rules.allow_list, rules.common_words
+    )
     return TextScrubber(
         engine, keys, rules.policy.text_entities, rules.allow_list, rules.common_words, rules.first_names
     )

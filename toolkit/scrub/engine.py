@@ -32,6 +32,7 @@ from spacy.tokens import Doc
 
 from toolkit.detectors import validator_for
 from toolkit.errors import RulesError
+from toolkit.names import PARTICLES
 from toolkit.rules import PRIVACY_FILE, NlpSettings, RecognizerSpec
 from toolkit.scrub.gazetteer import FirstNameRecognizer
 
@@ -156,8 +157,11 @@ class Engine:
         recognizers: Sequence[RecognizerSpec],
         first_names: frozenset[str] = frozenset(),
         allow_list: frozenset[str] = frozenset(),
+        common_words: frozenset[str] = frozenset(),
     ) -> None:
         self.settings = nlp
+        self.names_only = frozenset(spec.name for spec in recognizers if spec.names_only)
+        self.ordinary = (allow_list, common_words)
         self.nlp_engine = _NerOnlySpacyEngine(nlp.model)
         self.nlp_engine.load()
         self.ner = self.nlp_engine.nlp["en"]  # type: ignore[index]
@@ -196,8 +200,20 @@ class Engine:
             results = self.analyzer.analyze(
                 text=text, language="en", entities=self.pattern_entities, nlp_artifacts=self.no_tokens
             )
-            found.append([Span(r.entity_type, r.start, r.end, r.score) for r in results])
+            found.append([
+                Span(r.entity_type, r.start, r.end, r.score) for r in results
+                if not self.names_only or self._names_only_kept(r, text)
+            ])  # fmt: skip
         return found
+
+    def _names_only_kept(self, result: RecognizerResult, text: str) -> bool:
+        """A match of a `names_only` recognizer is kept when none of its words is an ordinary one."""
+        if (result.recognition_metadata or {}).get("recognizer_name") not in self.names_only:
+            return True
+        allowed, everyday = self.ordinary
+        words = [word for word in regex.findall(r"\p{L}{2,}", text[result.start : result.end].lower())
+                 if word not in PARTICLES]  # fmt: skip
+        return bool(words) and not any(word in allowed or word in everyday for word in words)
 
     def named_entities(self, texts: Sequence[str]) -> list[list[Span]]:
         """spaCy's PERSON, LOCATION and ORGANIZATION entities of each text. A text longer than
@@ -252,6 +268,7 @@ def engine_for(
     recognizers: tuple[RecognizerSpec, ...],
     first_names: frozenset[str] = frozenset(),
     allow_list: frozenset[str] = frozenset(),
+    common_words: frozenset[str] = frozenset(),
 ) -> Engine:
     """One engine per process and settings: the spaCy model loads once."""
-    return Engine(nlp, recognizers, first_names, allow_list)
+    return Engine(nlp, recognizers, first_names, allow_list, common_words)

@@ -10,14 +10,13 @@ or value gets one token. `find()` finds every variant with or without accents ("
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 import regex
 
-from toolkit.names import PARTICLES, TITLES, compact, glued_script, handle_forms, readings
+from toolkit.names import PARTICLES, TITLES, compact, glued_script, handle_forms, initials, readings
 from toolkit.text import Words, fold, fold_char, strip_accents
 
 _TITLES = TITLES
@@ -26,8 +25,13 @@ _CAPITALISED_RUN = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}[\p{L}'\u2019-]+(?:\s+
 _MIN_TOKEN = 2
 _MIN_DERIVED = 5
 _MIN_INSIDE_PART = 4
-_WORD = re.compile(r"[^\W_]+")
-_TOKEN = regex.compile(r"[^\s<>()\[\]{}\"'\u2019`,;:!?|*]+(?:['\u2019]s)?(?<![.\-_/])")
+_MIN_INITIALS = 3
+_GLUED = r"\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}"
+_WORD = regex.compile(rf"[^\W_{_GLUED}]+|[{_GLUED}]+")
+"""Words; a change from a script without spaces to another is a word boundary ('とChoi')."""
+_TOKEN = regex.compile(
+    rf"[^\s<>()\[\]{{}}\"'\u2019`,;:!?|*\u3000-\u303f\uff01-\uff0f{_GLUED}]+(?:['\u2019]s)?(?<![.\-_/])"
+)
 _NOT_ALNUM = regex.compile(r"[^\p{L}\p{N}]+")
 _POSSESSIVE = regex.compile(r"['\u2019]s$")
 
@@ -43,6 +47,7 @@ class WordIndex:
     """Compact forms found inside longer tokens ('mnowak' in 'mnowak88', 'nowak' in 'nowakdev.pl')."""
     glued: regex.Pattern[str] | None = None
     """Names in scripts without spaces, found anywhere in the folded text ('王芳' in '我叫王芳。')."""
+    initials: regex.Pattern[str] | None = None
 
 
 def fold_with_offsets(text: str) -> tuple[str, list[int] | None]:
@@ -88,6 +93,9 @@ class RecordIdentifiers:
     """Compact forms (see `toolkit.names.handle_forms`) searched for inside tokens -> their person."""
     glued: dict[str, Identity] = field(default_factory=dict)
     """Folded names in scripts without spaces -> their person."""
+    initials: dict[str, Identity] = field(default_factory=dict)
+    """The initials of a name of three words or more -> their person, found as a whole token or before a
+    digit or separator ('mlhv87', 'mlhv-lab')."""
 
     def _add(self, variant: str, identity: Identity, force: bool = False, capitalised: bool = False) -> None:
         folded = fold(variant)
@@ -112,12 +120,14 @@ class RecordIdentifiers:
         names = [word for word in words if word.lower() not in PARTICLES]
         for variant in (clean, *names, *_particle_surname(words)):
             self._add(variant, identity, force=True)
-        for part in names:
+        for part in (piece for word in names for piece in word.split("-")):
             folded = compact(part)
             if len(folded) >= _MIN_INSIDE_PART and not self._ordinary(folded):
                 self.inside.setdefault(folded, identity)
         for form in handle_forms(clean):
             self.inside.setdefault(form, identity)
+        if (letters := initials(clean)) is not None:
+            self.initials.setdefault(letters, identity)
         if len(names) >= 2:
             first, last = names[0], names[-1]
             surname = " ".join(words[words.index(first) + 1 :])
@@ -160,7 +170,11 @@ class RecordIdentifiers:
         identity = Identity(entity, fold(text))
         self._add(text, identity, force=True)
         if entity in ("EMAIL_ADDRESS", "HANDLE", "URL"):
-            self.contacts.add(_letters(_contact_name(entity, text)))
+            label = _letters(_contact_name(entity, text))
+            self.contacts.add(label)
+            if len(label) >= _MIN_DERIVED and not self._ordinary(label):
+                self.inside.setdefault(label, identity)  # 'amaowusu' of amaowusu.dev in 'amaowusu-site'
+
         if entity == "EMAIL_ADDRESS":
             local = text.partition("@")[0]
             if len(local) >= 4:
@@ -201,7 +215,7 @@ class RecordIdentifiers:
 
     def index(self) -> WordIndex | None:
         """The variants as sequences of words, for `find`; None when there are none."""
-        if not self.variants and not self.inside and not self.glued:
+        if not self.variants and not self.inside and not self.glued and not self.initials:
             return None
         sequences: dict[tuple[str, ...], tuple[Identity, bool]] = {}
         for variant, identity in self.variants.items():
@@ -211,7 +225,7 @@ class RecordIdentifiers:
         longest = max((len(words) for words in sequences), default=0)
         return WordIndex(
             sequences, longest, frozenset(words[0] for words in sequences),
-            _alternation(self.inside), _alternation(self.glued),
+            _alternation(self.inside), _alternation(self.glued), _prefixes(self.initials),
         )  # fmt: skip
 
     def find(self, text: str, index: WordIndex | None) -> list[tuple[int, int, Identity]]:
@@ -242,8 +256,8 @@ class RecordIdentifiers:
                     position += size - 1
                     break
             position += 1
-        if index.inside is not None:
-            found += self._found_inside(text, folded, origin, index.inside)
+        if index.inside is not None or index.initials is not None:
+            found += self._found_inside(text, folded, origin, index)
         if index.glued is not None:
             for match in index.glued.finditer(folded):
                 start, end = match.span()
@@ -253,24 +267,32 @@ class RecordIdentifiers:
         return found
 
     def _found_inside(
-        self, text: str, folded: str, origin: list[int] | None, inside: regex.Pattern[str]
+        self, text: str, folded: str, origin: list[int] | None, index: WordIndex
     ) -> list[tuple[int, int, Identity]]:
         """Whole tokens (runs without spaces or brackets) holding a compact form: 'mnowak88',
-        'nowakdev.pl', 'M.Nowak'; not a token that is itself an ordinary word ('kernel' for 'Kern')."""
+        'nowakdev.pl', 'M.Nowak', or starting with the initials of a long name ('mlhv87'); not a token
+        that is an ordinary word ('kernel' for 'Kern') or made of ordinary words ('programming_language'
+        for 'Lang')."""
         found = []
         for token in _TOKEN.finditer(folded):
             written = _POSSESSIVE.sub("", token.group())
             squeezed = _NOT_ALNUM.sub("", written)
-            if len(squeezed) < _MIN_INSIDE_PART or self._ordinary(squeezed) or self._ordinary(written):
+            if len(squeezed) < _MIN_INITIALS or self._ordinary(squeezed) or self._ordinary(written):
                 continue
-            form = inside.search(squeezed)
-            if form is None:
+            if all(self._ordinary(part) for part in _NOT_ALNUM.split(written) if part):
+                continue
+            form = index.inside.search(squeezed) if index.inside is not None else None
+            long_enough = form is not None and len(squeezed) >= _MIN_INSIDE_PART
+            person = self.inside[form.group()] if form is not None and long_enough else None
+            if person is None and index.initials is not None and (lead := index.initials.match(written)):
+                person = self.initials[lead.group(1)]
+            if person is None:
                 continue
             start, end = token.start(), token.start() + len(written)
             if origin is not None:
                 start, end = origin[start], origin[end - 1] + 1
-            person = self.inside[form.group()]
-            found.append((start, end, Identity("HANDLE", squeezed) if squeezed != form.group() else person))
+            exact = form is not None and squeezed == form.group()
+            found.append((start, end, person if exact else Identity("HANDLE", squeezed)))
         return found
 
     def identity_of(self, matched: str) -> Identity | None:
@@ -278,6 +300,15 @@ class RecordIdentifiers:
 
     def all_folded(self) -> Iterable[str]:
         return self.variants.keys()
+
+
+def _prefixes(forms: dict[str, Identity]) -> regex.Pattern[str] | None:
+    """One pattern matching a token that is one of the forms, or starts with one before a digit or a
+    separator; group 1 is the form."""
+    if not forms:
+        return None
+    alternatives = "|".join(regex.escape(form) for form in sorted(forms, key=len, reverse=True))
+    return regex.compile(rf"({alternatives})(?:$|[\d._-])")
 
 
 def _alternation(forms: dict[str, Identity]) -> regex.Pattern[str] | None:

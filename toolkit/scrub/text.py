@@ -237,7 +237,10 @@ class TextScrubber:
             return text
         candidates = [(s.start, s.end, s.entity, 0) for s in self._kept(spans, text, identifiers.allow_list)]
         if known is None:
-            known = [(start, end, found.entity, 1) for start, end, found in identifiers.find(text, index)]
+            known = [
+                _with_next_names(start, end, found.entity, text, identifiers.allow_list)
+                for start, end, found in identifiers.find(text, index)
+            ]
         candidates += known
         tokens_already = [match.span() for match in TOKEN.finditer(text)]
         if tokens_already:  # tokens never overlap: the last one starting before a candidate's end decides
@@ -331,6 +334,16 @@ def _with_surname(span: Span, text: str, allow_list: Container[str]) -> Span:
             break
         end = word.end()
     return span if end == span.end else Span(span.entity, span.start, end, span.score)
+
+
+def _with_next_names(
+    start: int, end: int, entity: str, text: str, allow_list: Container[str]
+) -> tuple[int, int, str, int]:
+    """A single known name word takes in the capitalised words right after it ('Lerato' of a record
+    that knows her, in 'Lerato Khumalo leads ...', which NER took for an organisation)."""
+    if entity == "PERSON" and " " not in text[start:end]:
+        end = _with_surname(Span(entity, start, end, 1.0), text, allow_list).end
+    return (start, end, entity, 1)
 
 
 _SPACES = re.compile(r"^( )+$")

@@ -20,7 +20,7 @@ def _frame(table: str, rows: list[dict[str, object]]) -> pl.DataFrame:
 
 @pytest.fixture(scope="module")
 def released(privacy_rules: PrivacyRules) -> dict[str, pl.DataFrame]:
-    profile = {
+    profile: dict[str, object] = {
         "profile_id": "p1",
         "name": "Kwame Mensah",
         "employer": "KwameMensah.consulting",

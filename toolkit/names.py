@@ -9,6 +9,9 @@ spaces between words (CJK, Thai), so it must be found as a substring.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from itertools import pairwise
+
 import regex
 from anyascii import anyascii
 
@@ -18,7 +21,12 @@ PARTICLES = frozenset(
     ["van", "von", "der", "den", "de", "da", "das", "do", "dos", "di", "del", "della", "la", "le", "du",
      "des", "ter", "ten", "het", "die", "bin", "ibn", "al", "el", "y", "e", "zu", "af", "ap", "ab", "bint"]
 )  # fmt: skip
-TITLES = regex.compile(r"^(?:(?:dr|prof|mr|mrs|ms|mx|sir|dame)\.?\s+)+", regex.IGNORECASE)
+TITLES = regex.compile(
+    r"^(?:(?:dr|prof|mr|mrs|ms|mx|sir|dame|lord|lady|rev|revd|fr|major|maj|captain|capt|colonel|col|general|gen"
+    r"|lieutenant|lt|sergeant|sgt|commander|cdr|admiral|adm|hon|judge|justice|rabbi|imam|sheikh|herr|frau"
+    r"|mme|mlle|sra|srta|dott|mgr)\.?\s+)+",
+    regex.IGNORECASE,
+)
 POST_NOMINAL = regex.compile(
     r"(?:,?\s+(?:ph\.?\s?d|m\.?\s?sc|b\.?\s?sc|m\.?\s?eng|b\.?\s?eng|m\.?\s?a|b\.?\s?a|mba|md|dphil|"
     r"cfa|pmp|cissp|jr|sr|ii|iii|iv|esq)\.?)+$",
@@ -32,6 +40,7 @@ _LETTERS = regex.compile(r"[^\p{L}\p{N}]+")
 _UMLAUTS = regex.compile("[äöüÄÖÜ]")
 _UMLAUT_SPELLING = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 MIN_HANDLE_FORM = 5
+_CLIPPED = 4
 """A handle form shorter than this ('mnow') would be found inside too many ordinary words."""
 
 
@@ -64,6 +73,26 @@ def _romanized(name: str) -> str | None:
     latin = anyascii(name)
     words = regex.findall(r"\p{Lu}[\p{Ll}']*", latin)
     return " ".join(words) if len(words) >= 2 else None
+
+
+_DIGRAPHS = (("shch", "s"), ("sch", "s"), ("zh", "s"), ("sh", "s"), ("ch", "c"), ("cz", "c"), ("kh", "h"),
+             ("ts", "c"), ("tz", "c"), ("ph", "f"), ("th", "t"), ("ck", "k"), ("dj", "j"))  # fmt: skip
+_SOUNDS = str.maketrans({"w": "v", "z": "s", "x": "k", "q": "k", "j": "y", "g": "g"})
+_SILENT = regex.compile(r"[aeiouyh]+")
+MIN_SKELETON = 5
+"""Consonant skeletons shorter than this are too common to compare."""
+
+
+@lru_cache(maxsize=1 << 16)
+def skeleton(word: str) -> str:
+    """The consonants of a word as transliterations of one name share them: 'Zhuravlyov', 'Zhuravliov',
+    'Zhuravlev' and the German 'Shurawljow' all give 'srvlv' (digraphs reduced, w/v, z/s and j/y merged,
+    vowels and h dropped, repeats collapsed)."""
+    letters = compact(word)
+    for digraph, sound in _DIGRAPHS:
+        letters = letters.replace(digraph, sound)
+    consonants = _SILENT.sub("", letters.translate(_SOUNDS))
+    return regex.sub(r"(.)\1+", r"\1", consonants)
 
 
 def initials(name: str) -> str | None:
@@ -107,4 +136,11 @@ def handle_forms(name: str) -> set[str]:
     for surname in {*names[1:], "".join(words[1:]), *(part for part in parts if len(part) >= 2)}:
         forms |= {given + surname, given[0] + surname, given_initials + surname, given + surname[0],
                   surname + given, surname + given[0]}  # fmt: skip
+    # Clipped surnames ('villacarde', 'i.villacarde' of 'Inés Villalobos Cárdenas'): the first four letters
+    # or more of each of two surnames, with or without the given name's initial.
+    surnames = [word for word in names[1:] if len(word) >= _CLIPPED]
+    for first, second in pairwise(surnames):
+        for one in range(_CLIPPED, len(first) + 1):
+            for two in range(_CLIPPED, len(second) + 1):
+                forms |= {first[:one] + second[:two], given[0] + first[:one] + second[:two]}
     return {form for form in forms if len(form) >= MIN_HANDLE_FORM}

@@ -377,21 +377,23 @@ class ColumnPolicy(_Frozen):
 
 
 class Shape(_Frozen):
-    """What the values of a kept column look like: one of the `known` terms (compared folded), or a match
-    of `pattern` as a whole; exactly one of the two is given."""
+    """What the values of a kept column look like: one of the `known` terms (compared folded), a match of
+    `pattern` as a whole, or a value every word of which is one of the `words` terms; exactly one of the
+    three is given."""
 
     known: tuple[str, ...] = Field(
         default=(),
         description="Files of terms ('vocabularies/x.yaml', 'hierarchies/x.yaml', 'parsing.yaml:badges').",
     )
     pattern: str | None = Field(default=None, description="A regular expression the whole value matches.")
+    words: tuple[str, ...] = Field(default=(), description="Files of terms each word of the value is one of.")
 
     _check_pattern = field_validator("pattern")(lambda value: value and _compiles_python(value))
 
     @model_validator(mode="after")
     def _one(self) -> Shape:
-        if bool(self.known) == (self.pattern is not None):
-            raise ValueError("a shape is either known (files of terms) or a pattern")
+        if sum((bool(self.known), self.pattern is not None, bool(self.words))) != 1:
+            raise ValueError("a shape is either known (files of terms), a pattern, or words (files of terms)")
         return self
 
 
@@ -560,8 +562,9 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
     common_words = frozenset(t.lower() for t in _load(rules_dir, COMMON_WORDS_FILE, VocabularyFile).terms)
     shape_terms = {
         name: frozenset(
-            fold(term) for index, source in enumerate(shape.known)
-            for term in _terms_of(rules_dir, source, shown, f"shapes.{name}.known.{index}")
+            fold(term) for kind, sources in (("known", shape.known), ("words", shape.words))
+            for index, source in enumerate(sources)
+            for term in _terms_of(rules_dir, source, shown, f"shapes.{name}.{kind}.{index}")
         )
         for name, shape in policy.shapes.items()
     }  # fmt: skip

@@ -114,7 +114,9 @@ _SHAPES: tuple[tuple[str, regex.Pattern[str], Callable[[str], bool] | None], ...
             rf"(?<![\w.,-])\d{{1,5}}[A-Za-z]?,?\s(?:\p{{Lu}}[\p{{L}}'.-]*\s){{1,3}}(?=\p{{Lu}})(?i:{_STREET_WORDS})\b"
             rf"|(?<![\w.,-])\d{{1,5}}[A-Za-z]?,?\s(?i:{_STREET_FIRST})\.?\s\p{{Lu}}"
             rf"|\b(?i:{_STREET_FIRST})\.?\s(?:\p{{Lu}}[\p{{L}}'.-]*\s?|(?:de|da|das|do|dos|del|la|le|du|des|di)\s){{1,3}},?\s?\d{{1,5}}\b"
-            r"|\b\p{Lu}\p{L}*(?:stra(?:ß|ss)e|str\.|gasse|weg|platz|straat|laan|gracht)\s\d{1,5}\b"
+            r"|\b\p{Lu}\p{L}*(?:stra(?:ß|ss)e|str\.|gasse|weg|platz|straat|laan|gracht|vej|gade|gata|gatan|v[äa]gen"
+            r"|veien|gate|torv|torg|katu)(?:en|et|a|n)?\s\d{1,5}\b"
+            r"|\b\d{1,4}-\d{1,4}(?:-\d{1,4})?,?\s\p{Lu}\p{L}*-(?i:ch[oō]|machi|mura)\b"
             r"|\b(?i:p\.?\s?o\.?\s?box|postbus|postfach|apartado|caixa postal)\s?\d+"
             r"|\b(?:Flat|Apt\.?|Apartment|Unit|Suite)\s?#?\d{1,5}[A-Za-z]?\b"
         ),
@@ -137,8 +139,9 @@ _SHAPES: tuple[tuple[str, regex.Pattern[str], Callable[[str], bool] | None], ...
     (
         "DATE_OF_BIRTH",
         regex.compile(
-            r"(?i)\b(?:born(?:\s(?:on|in))?|date of birth|d\.?o\.?b\.?|birthday|birth date|geboren"
-            r"|n[ée]e? le)\W{0,3}\d"
+            r"(?i)(?:\b(?:born(?:\s(?:on|in))?|date of birth|d\.?o\.?b\.?|birthday|birth date|geboren"
+            r"|n[ée]e? le|f[øo]dt|f[öo]dd|syntynyt|urodzon[ya]))\W{0,3}\d"
+            r"|(?<!\p{L})b\.\s?\d{1,2}[\s./-](?:\d{1,2}|\p{L}{3,})"
         ),
         None,
     ),

@@ -16,7 +16,17 @@ from urllib.parse import urlsplit
 
 import regex
 
-from toolkit.names import PARTICLES, TITLES, compact, glued_script, handle_forms, initials, readings
+from toolkit.names import (
+    MIN_SKELETON,
+    PARTICLES,
+    TITLES,
+    compact,
+    glued_script,
+    handle_forms,
+    initials,
+    readings,
+    skeleton,
+)
 from toolkit.text import Words, fold, fold_char, strip_accents
 
 _TITLES = TITLES
@@ -96,6 +106,9 @@ class RecordIdentifiers:
     initials: dict[str, Identity] = field(default_factory=dict)
     """The initials of a name of three words or more -> their person, found as a whole token or before a
     digit or separator ('mlhv87', 'mlhv-lab')."""
+    sounds: dict[str, Identity] = field(default_factory=dict)
+    """Consonant skeletons of the own name's long words -> the person: another transliteration of the
+    name ('Zhuravlev' for 'Zhuravlyov'), alone or as a part of a handle ('alexey-zhuravlev')."""
 
     def _add(self, variant: str, identity: Identity, force: bool = False, capitalised: bool = False) -> None:
         folded = fold(variant)
@@ -128,6 +141,9 @@ class RecordIdentifiers:
             self.inside.setdefault(form, identity)
         if (letters := initials(clean)) is not None:
             self.initials.setdefault(letters, identity)
+        for part in (piece for word in names for piece in word.split("-")):
+            if len(sound := skeleton(part)) >= MIN_SKELETON and not self._ordinary(compact(part)):
+                self.sounds.setdefault(sound, identity)
         if len(names) >= 2:
             first, last = names[0], names[-1]
             surname = " ".join(words[words.index(first) + 1 :])
@@ -215,7 +231,7 @@ class RecordIdentifiers:
 
     def index(self) -> WordIndex | None:
         """The variants as sequences of words, for `find`; None when there are none."""
-        if not self.variants and not self.inside and not self.glued and not self.initials:
+        if not (self.variants or self.inside or self.glued or self.initials or self.sounds):
             return None
         sequences: dict[tuple[str, ...], tuple[Identity, bool]] = {}
         for variant, identity in self.variants.items():
@@ -256,7 +272,7 @@ class RecordIdentifiers:
                     position += size - 1
                     break
             position += 1
-        if index.inside is not None or index.initials is not None:
+        if index.inside is not None or index.initials is not None or self.sounds:
             found += self._found_inside(text, folded, origin, index)
         if index.glued is not None:
             for match in index.glued.finditer(folded):
@@ -286,6 +302,13 @@ class RecordIdentifiers:
             person = self.inside[form.group()] if form is not None and long_enough else None
             if person is None and index.initials is not None and (lead := index.initials.match(written)):
                 person = self.initials[lead.group(1)]
+            if person is None and self.sounds:
+                person = next(
+                    (self.sounds[sound] for part in _NOT_ALNUM.split(written)
+                     if len(part) >= MIN_SKELETON and not self._ordinary(part)
+                     and (sound := skeleton(part)) in self.sounds),
+                    None,
+                )  # fmt: skip
             if person is None:
                 continue
             start, end = token.start(), token.start() + len(written)

@@ -238,7 +238,9 @@ class TextScrubber:
         candidates = [(s.start, s.end, s.entity, 0) for s in self._kept(spans, text, identifiers.allow_list)]
         if known is None:
             known = [
-                _with_next_names(start, end, found.entity, text, identifiers.allow_list)
+                _with_next_names(
+                    start, end, found.entity, text, Lexicon(identifiers.allow_list, self.common_words)
+                )
                 for start, end, found in identifiers.find(text, index)
             ]
         candidates += known

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolkit.names import glued_script, handle_forms, readings
+from toolkit.names import glued_script, handle_forms, initials, readings, skeleton
 
 READINGS = [
     ("Marta Nowak", ["Marta Nowak"]),
@@ -15,6 +15,7 @@ READINGS = [
     ("王芳", ["王芳", "Wang Fang"]),
     ("Lukas Brandstätter", ["Lukas Brandstätter", "Lukas Brandstaetter"]),
     ("Nowak, Marta", ["Marta Nowak"]),
+    ("Major Folasade Adeyemi", ["Folasade Adeyemi"]),
 ]
 
 
@@ -30,6 +31,8 @@ FORMS = [
     ("Lucía Hernández Prado", {"lhernandezprado", "luciahernandez", "lprado"}, set()),
     ("Sean O'Brien", {"seanobrien", "sobrien"}, set()),
     ("Anna Maria Kowalczyk", {"amkowalczyk", "annamkowalczyk"}, set()),
+    ("Ama Owusu-Ansah", {"amaowusu", "aansah", "amaowusuansah"}, set()),
+    ("Inés Villalobos Cárdenas", {"villacarde", "ivillacarde", "villalobcard"}, {"ivica"}),
 ]
 
 
@@ -39,6 +42,19 @@ def test_handle_forms(name: str, included: set[str], excluded: set[str]) -> None
     assert included <= forms
     assert not excluded & forms
     assert all(len(form) >= 5 for form in forms)
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "alike"),
+    [("Zhuravlyov", "Zhuravlev", True), ("Zhuravlyov", "Shurawljow", True), ("Kowalczyk", "Kowalski", False)],
+)
+def test_transliterations_share_a_skeleton(one: str, other: str, alike: bool) -> None:
+    assert (skeleton(one) == skeleton(other)) is alike
+
+
+def test_initials_of_a_long_name() -> None:
+    assert initials("María Luisa Herrera Vidal") == "mlhv"
+    assert initials("Marta Nowak") is None
 
 
 @pytest.mark.parametrize(

@@ -48,6 +48,19 @@ CASES = [
     ("Fork of kwame-mensah/allocator", "PERSON", "kwame-mensah"),
     ("Joint work with J. Okwuosa on load balancing", "PERSON", "J. Okwuosa"),
     ("the Rust bindings were reviewed", "PERSON", None),
+    ("mobile (21) 99123-4567", "PHONE_NUMBER", "(21) 99123-4567"),
+    ("CPR 120384-1337 on file", "NATIONAL_ID", "120384-1337"),
+    ("SSN: 078-05-1120", "NATIONAL_ID", "078-05-1120"),
+    ("posts on chaos.social/@quietfox", "HANDLE", "chaos.social/@quietfox"),
+    ("signs commits as mlhv87", "HANDLE", "mlhv87"),
+    ("ran as asqr-lab on Discord", "HANDLE", "asqr-lab"),
+    ("Rua das Flores, 233 - apto 41", "STREET_ADDRESS", "Rua das Flores, 233 - apto 41"),
+    ("lived at Flat 4C, Sunbeam Residency, Pune", "STREET_ADDRESS", "Flat 4C, Sunbeam Residency"),
+    ("office at 4-12-305 Hakusan-cho", "STREET_ADDRESS", "4-12-305 Hakusan-cho"),
+    ("Nygaardsvejen 112, 5000 Odense C", "STREET_ADDRESS", "Nygaardsvejen 112"),
+    ("Top 100000 users", "STREET_ADDRESS", None),
+    ("awarded to her, b. 12 Oct 1990", "DATE_OF_BIRTH", "12 Oct 1990"),
+    ("Winner, Brynhild Oftedal Game Jam", "PERSON", "Brynhild Oftedal"),
 ]
 
 

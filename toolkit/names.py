@@ -28,10 +28,13 @@ TITLES = regex.compile(
     regex.IGNORECASE,
 )
 POST_NOMINAL = regex.compile(
-    r"(?:,?\s+(?:ph\.?\s?d|m\.?\s?sc|b\.?\s?sc|m\.?\s?eng|b\.?\s?eng|m\.?\s?a|b\.?\s?a|mba|md|dphil|"
-    r"cfa|pmp|cissp|jr|sr|ii|iii|iv|esq)\.?)+$",
-    regex.IGNORECASE,
+    r"(?:,?\s+(?:(?i:ph\.?\s?d|m\.?\s?sc|b\.?\s?sc|m\.?\s?eng|b\.?\s?eng|m\.?\s?a|b\.?\s?a|mba|md|dphil"
+    r"|cfa|cpa|pmp|cissp|ceng|frsa|fhea|miet|mieee|fbcs|jr|sr|ii|iii|iv|esq)\.?"
+    r"|(?=[\p{L}.]*\p{Lu}[\p{L}.]*\p{Lu})(?![\p{Lu}]{4,}\b)(?!(?:Mc|Mac|De|Di|Da|Le|La|Du|Van|Von|O)\p{Lu})"
+    r"[\p{Lu}][\p{L}.]{1,5}))+$"
 )
+"""Letters after a name: the usual degrees and memberships, or a short word of two capitals or more that
+is not a surname in capitals ('PhD', 'FRSA', 'CEng', 'MIET'; not 'NOWAK')."""
 _BRACKETED = regex.compile(r"\s*[(\[\uff08]([^()\[\]\uff08\uff09]+)[)\]\uff09]\s*")
 _GLUED_SCRIPTS = regex.compile(
     r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]"
@@ -93,6 +96,31 @@ def skeleton(word: str) -> str:
         letters = letters.replace(digraph, sound)
     consonants = _SILENT.sub("", letters.translate(_SOUNDS))
     return regex.sub(r"(.)\1+", r"\1", consonants)
+
+
+_LATIN = regex.compile(r"\p{Latin}")
+_NOT_LATIN_LETTER = regex.compile(r"[^\P{L}\p{Latin}]")
+
+
+def sounds(name: str) -> set[str]:
+    """Consonant skeletons of a name's long words (`MIN_SKELETON`), the name romanized first when it is
+    written in another script ('אנה קולקרני' -> the skeletons of its romanization): compared with
+    `alike`, they find the name's other transliterations."""
+    latin = anyascii(name) if _NOT_LATIN_LETTER.search(name) else name
+    words = (part for word in latin.split() for part in word.split("-"))
+    return {sound for word in words if len(sound := skeleton(word)) >= MIN_SKELETON}
+
+
+def alike(one: str, other: str) -> bool:
+    """Two skeletons equal or one edit apart ('slmvc' and 'slvmvc')."""
+    if one == other:
+        return True
+    if abs(len(one) - len(other)) > 1:
+        return False
+    if len(one) == len(other):
+        return sum(a != b for a, b in zip(one, other, strict=True)) == 1
+    shorter, longer = sorted((one, other), key=len)
+    return any(longer[:i] + longer[i + 1 :] == shorter for i in range(len(longer)))
 
 
 def initials(name: str) -> str | None:

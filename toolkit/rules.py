@@ -334,6 +334,7 @@ RECOGNIZERS_FILE = "recognizers.yaml"
 ALLOW_LIST_FILE = "vocabularies/allow_list.yaml"
 FIRST_NAMES_FILE = "vocabularies/first_names.yaml"
 COMMON_WORDS_FILE = "vocabularies/common_words.yaml"
+ENGLISH_WORDS_FILE = "vocabularies/english_words.yaml"
 ALLOWED_VALUES_FILE = "vocabularies/allowed_values.yaml"
 
 Action = Literal["keep", "drop", "pseudonymize", "scrub", "generalize"]
@@ -492,6 +493,9 @@ class PrivacyRules(_Frozen):
     common_words: frozenset[str] = Field(
         default=frozenset(), description="Lower-cased everyday words that are not names: no NER for them."
     )
+    english_words: frozenset[str] = Field(
+        default=frozenset(), description="Every lower-case English word, names included ('young')."
+    )
     shape_terms: dict[str, frozenset[str]] = Field(
         default_factory=dict, description="Shape -> the folded terms of its `known` files."
     )
@@ -574,6 +578,7 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
         allow_list=allow_list,
         first_names=first_names,
         common_words=common_words,
+        english_words=frozenset(_load(rules_dir, ENGLISH_WORDS_FILE, VocabularyFile).terms),
         shape_terms=shape_terms,
     )
 

@@ -1,4 +1,5 @@
-"""Write rules/vocabularies/common_words.yaml: everyday English words that are not names.
+"""Write rules/vocabularies/common_words.yaml: everyday English words that are not names; and
+rules/vocabularies/english_words.yaml: every lower-case word of the same list, names included.
 
 Source: SCOWL's "small" American English list, as Debian ships it in the `wamerican-small` package
 (/usr/share/dict/american-english-small); only lower-case entries are kept (capitalised ones are proper
@@ -22,6 +23,12 @@ import names  # type: ignore[import-untyped]
 
 RULES = Path(__file__).parent.parent / "rules"
 OUT = RULES / "vocabularies" / "common_words.yaml"
+ENGLISH_OUT = RULES / "vocabularies" / "english_words.yaml"
+ENGLISH_HEADER = """# Every lower-case English word of SCOWL (size 35, American), names included ("young"): a
+# recognizer declared `names_only` in rules/recognizers.yaml does not take a match written in lower
+# case for a name when one of its words is here ("with low latency" is no person, "with ana lopez" is).
+# Made by tools/make_common_words.py.
+#"""
 WORD_LIST = Path("/usr/share/dict/american-english-small")
 HEADER = """# Everyday English words that are not names: a capitalised one ("Built", "Streaming") does not
 # make the scrubber run NER on its sentence. It never stops a name from being replaced. Made by
@@ -58,6 +65,13 @@ def main(argv: list[str] | None = None) -> int:
     lines = textwrap.wrap(" ".join(kept), width=108, break_long_words=False, break_on_hyphens=False)
     OUT.write_text(HEADER + "terms: >-\n" + "".join(f"  {line}\n" for line in lines), encoding="utf-8")
     print(f"wrote {len(kept)} common words to {OUT}")
+    every = textwrap.wrap(" ".join(sorted(words)), width=108, break_long_words=False, break_on_hyphens=False)
+    licence = HEADER[HEADER.index("# SCOWL") :]
+    ENGLISH_OUT.write_text(
+        ENGLISH_HEADER + "\n" + licence + "terms: >-\n" + "".join(f"  {line}\n" for line in every),
+        encoding="utf-8",
+    )
+    print(f"wrote {len(words)} English words to {ENGLISH_OUT}")
     return 0
 
 

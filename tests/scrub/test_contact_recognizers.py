@@ -7,6 +7,7 @@ import pytest
 
 from toolkit.detectors import Detector, detectors, find
 from toolkit.rules import PrivacyRules
+from toolkit.scrub.text import TextScrubber
 
 CASES = [
     # (text, entity, found value or None)
@@ -60,7 +61,6 @@ CASES = [
     ("Nygaardsvejen 112, 5000 Odense C", "STREET_ADDRESS", "Nygaardsvejen 112"),
     ("Top 100000 users", "STREET_ADDRESS", None),
     ("awarded to her, b. 12 Oct 1990", "DATE_OF_BIRTH", "12 Oct 1990"),
-    ("Winner, Brynhild Oftedal Game Jam", "PERSON", "Brynhild Oftedal"),
 ]
 
 
@@ -78,3 +78,25 @@ def test_recognizer(text: str, entity: str, value: str | None, found_by: list[De
         assert found == []
     else:
         assert value in found
+
+
+NAMES_ONLY = [
+    # (text, the name found, or None): `names_only` recognizers, trimmed of ordinary words by the engine
+    ("Winner, Brynhild Oftedal Game Jam", "Brynhild Oftedal"),
+    ("Winner, Odalys Fairweather Young Researcher Award", "Odalys Fairweather"),
+    ("The Adaeze Nwosu-Whitcombe Foundation", "Adaeze Nwosu-Whitcombe"),
+    ("Best Paper Award", None),
+    ("i work with femke jansen and joris van der linde.", "femke jansen"),
+    ("rebased onto chidera nwachukwu-fairfax's branch", "chidera nwachukwu-fairfax"),
+    ("work with low latency caches", None),
+]
+
+
+@pytest.mark.parametrize(("text", "name"), NAMES_ONLY)
+def test_names_only_recognizers(text: str, name: str | None, scrubber: TextScrubber) -> None:
+    (spans,) = scrubber.engine.recognized([text])
+    found = [text[span.start : span.end] for span in spans if span.entity == "PERSON"]
+    if name is None:
+        assert found == []
+    else:
+        assert name in found

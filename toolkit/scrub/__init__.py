@@ -66,7 +66,12 @@ def scrubber_for(rules: PrivacyRules, keys: Keyring) -> TextScrubber:
     from toolkit.scrub.text import TextScrubber
 
     engine = engine_for(
-        rules.policy.nlp, rules.recognizers, rules.first_names, rules.allow_list, rules.common_words
+        rules.policy.nlp,
+        rules.recognizers,
+        rules.first_names,
+        rules.allow_list,
+        rules.common_words,
+        rules.english_words,
     )
     return TextScrubber(
         engine, keys, rules.policy.text_entities, rules.allow_list, rules.common_words, rules.first_names
@@ -122,21 +127,22 @@ class _Scrubbed:
 def _scrub_free_text(frames: dict[str, pl.DataFrame], rules: PrivacyRules, keys: Keyring) -> _Scrubbed:
     """Scrub columns are scrubbed whole. A kept column with a shape: its values without the shape are
     scrubbed as free text, the others only searched for the record's own identifiers."""
-    columns: list[tuple[str, str, Callable[[str], bool] | None]] = []
+    columns: list[tuple[str, str, Callable[[str], bool] | None, bool]] = []
     for table, frame in frames.items():
         for column in frame.columns:
             if column not in TABLE_SCHEMAS[table]:
                 continue
             policy = rules.policy.column(table, column)
             if policy.action == "scrub":
-                columns.append((table, column, None))
+                columns.append((table, column, None, False))
             elif policy.action == "keep" and policy.shape is not None:
-                columns.append((table, column, shape_test(policy.shape, rules)))
+                closed = bool(rules.policy.shapes[policy.shape].known)
+                columns.append((table, column, shape_test(policy.shape, rules), closed))
     items: list[tuple[Hashable, str]] = []
     places: list[_Place] = []
     kept: list[tuple[Hashable, str]] = []
     kept_places: list[_Place] = []
-    for table, column, has_shape in columns:
+    for table, column, has_shape, closed in columns:
         frame = frames[table]
         ids = frame.get_column("profile_id").to_list()
         for row, value in enumerate(frame.get_column(column).to_list()):
@@ -147,15 +153,15 @@ def _scrub_free_text(frames: dict[str, pl.DataFrame], rules: PrivacyRules, keys:
                 if has_shape is None or not has_shape(text):
                     items.append((ids[row], text))
                     places.append((table, column, row, element))
-                else:
+                elif not closed:  # a known country or language is that, not somebody's name
                     kept.append((ids[row], text))
                     kept_places.append((table, column, row, element))
     if not items and not kept:  # nothing to read: no need to load the NLP engine
-        return _Scrubbed({(t, c): frames[t].get_column(c) for t, c, _ in columns}, Counter())
+        return _Scrubbed({(t, c): frames[t].get_column(c) for t, c, _, _ in columns}, Counter())
     result = scrubber_for(rules, keys).scrub(items, _seeds(frames), vocabulary_of(frames), kept=kept)
     replaced: dict[tuple[str, str], list[Any]] = {
         (t, c): [list(v) if isinstance(v, list) else v for v in frames[t].get_column(c).to_list()]
-        for t, c, _ in columns
+        for t, c, _, _ in columns
     }
     for (table, column, row, element), text in zip(
         [*places, *kept_places], [*result.texts, *result.kept_texts], strict=True

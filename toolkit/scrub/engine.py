@@ -158,10 +158,12 @@ class Engine:
         first_names: frozenset[str] = frozenset(),
         allow_list: frozenset[str] = frozenset(),
         common_words: frozenset[str] = frozenset(),
+        english_words: frozenset[str] = frozenset(),
     ) -> None:
         self.settings = nlp
         self.names_only = frozenset(spec.name for spec in recognizers if spec.names_only)
         self.ordinary = (allow_list, common_words)
+        self.english = english_words
         self.nlp_engine = _NerOnlySpacyEngine(nlp.model)
         self.nlp_engine.load()
         self.ner = self.nlp_engine.nlp["en"]  # type: ignore[index]
@@ -200,20 +202,51 @@ class Engine:
             results = self.analyzer.analyze(
                 text=text, language="en", entities=self.pattern_entities, nlp_artifacts=self.no_tokens
             )
-            found.append([
-                Span(r.entity_type, r.start, r.end, r.score) for r in results
-                if not self.names_only or self._names_only_kept(r, text)
-            ])  # fmt: skip
+            spans = [Span(r.entity_type, r.start, r.end, r.score) for r in results]
+            if self.names_only:
+                names_only = [self._is_names_only(r) for r in results]
+                spans = [
+                    trimmed for span, only in zip(spans, names_only, strict=True)
+                    if (trimmed := self._trimmed(span, text) if only else span) is not None
+                ]  # fmt: skip
+            found.append(spans)
         return found
 
-    def _names_only_kept(self, result: RecognizerResult, text: str) -> bool:
-        """A match of a `names_only` recognizer is kept when none of its words is an ordinary one."""
-        if (result.recognition_metadata or {}).get("recognizer_name") not in self.names_only:
-            return True
+    def _is_names_only(self, result: RecognizerResult) -> bool:
+        return (result.recognition_metadata or {}).get("recognizer_name") in self.names_only
+
+    def _trimmed(self, span: Span, text: str) -> Span | None:
+        """A match of a `names_only` recognizer without the ordinary words at its ends ('The', 'Young
+        Researcher' of 'The Odalys Fairweather Young Researcher Award', a possessive 's), if two name
+        words are left and no ordinary word between them; else None. A match in lower case is a name
+        only when none of its words is an English word ('with low latency' is no one)."""
         allowed, everyday = self.ordinary
-        words = [word for word in regex.findall(r"\p{L}{2,}", text[result.start : result.end].lower())
-                 if word not in PARTICLES]  # fmt: skip
-        return bool(words) and not any(word in allowed or word in everyday for word in words)
+        words = [w for w in _NAME_WORD.finditer(text, span.start, span.end) if len(w.group()) >= 2]
+        names = [w for w in words if w.group().lower() not in PARTICLES]
+
+        def ordinary(word: regex.Match[str], english: bool = False) -> bool:
+            folded = word.group().lower()
+            if folded in PARTICLES:
+                return False
+            return folded in allowed or folded in everyday or (english and folded in self.english)
+
+        if text[span.start : span.end].islower():
+            while len(words) > 2 and ordinary(words[-1], english=True):
+                words.pop()  # 'chidera okoro's branch'
+            names = [w for w in words if w.group().lower() not in PARTICLES]
+            if len(names) < 2 or any(ordinary(word, english=True) for word in words):
+                return None
+            return Span(span.entity, words[0].start(), words[-1].end(), span.score)
+        while words and ordinary(words[0]):
+            words.pop(0)
+        while words and ordinary(words[-1]):
+            words.pop()
+        # A trailing capitalised English word goes too while two name words stay ('Fairweather Young').
+        while len(words) > 2 and ordinary(words[-1], english=True):
+            words.pop()
+        if len(words) < 2 or any(ordinary(word) for word in words):
+            return None
+        return Span(span.entity, words[0].start(), words[-1].end(), span.score)
 
     def named_entities(self, texts: Sequence[str]) -> list[list[Span]]:
         """spaCy's PERSON, LOCATION and ORGANIZATION entities of each text. A text longer than
@@ -235,6 +268,9 @@ class Engine:
             found.append(spans)
         return found
 
+
+_NAME_WORD = regex.compile(r"\p{L}+(?:[-\u2011]\p{L}+)*")
+"""A word of a name, hyphenated parts together, a possessive left out."""
 
 MAX_NER_CHARS = 5_000
 """NER reads at most this many characters at once; a longer text is cut at white space (or, with none
@@ -269,6 +305,7 @@ def engine_for(
     first_names: frozenset[str] = frozenset(),
     allow_list: frozenset[str] = frozenset(),
     common_words: frozenset[str] = frozenset(),
+    english_words: frozenset[str] = frozenset(),
 ) -> Engine:
     """One engine per process and settings: the spaCy model loads once."""
-    return Engine(nlp, recognizers, first_names, allow_list, common_words)
+    return Engine(nlp, recognizers, first_names, allow_list, common_words, english_words)

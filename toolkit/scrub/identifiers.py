@@ -20,12 +20,14 @@ from toolkit.names import (
     MIN_SKELETON,
     PARTICLES,
     TITLES,
+    alike,
     compact,
     glued_script,
     handle_forms,
     initials,
     readings,
     skeleton,
+    sounds,
 )
 from toolkit.text import Words, fold, fold_char, strip_accents
 
@@ -141,9 +143,8 @@ class RecordIdentifiers:
             self.inside.setdefault(form, identity)
         if (letters := initials(clean)) is not None:
             self.initials.setdefault(letters, identity)
-        for part in (piece for word in names for piece in word.split("-")):
-            if len(sound := skeleton(part)) >= MIN_SKELETON and not self._ordinary(compact(part)):
-                self.sounds.setdefault(sound, identity)
+        for sound in sounds(clean):
+            self.sounds.setdefault(sound, identity)
         if len(names) >= 2:
             first, last = names[0], names[-1]
             surname = " ".join(words[words.index(first) + 1 :])
@@ -303,12 +304,7 @@ class RecordIdentifiers:
             if person is None and index.initials is not None and (lead := index.initials.match(written)):
                 person = self.initials[lead.group(1)]
             if person is None and self.sounds:
-                person = next(
-                    (self.sounds[sound] for part in _NOT_ALNUM.split(written)
-                     if len(part) >= MIN_SKELETON and not self._ordinary(part)
-                     and (sound := skeleton(part)) in self.sounds),
-                    None,
-                )  # fmt: skip
+                person = self._sounds_like(written)
             if person is None:
                 continue
             start, end = token.start(), token.start() + len(written)
@@ -317,6 +313,19 @@ class RecordIdentifiers:
             exact = form is not None and squeezed == form.group()
             found.append((start, end, person if exact else Identity("HANDLE", squeezed)))
         return found
+
+    def _sounds_like(self, token: str) -> Identity | None:
+        """The person whose name a part of the token transliterates ('zhuravlev' for 'Zhuravlyov')."""
+        for part in _NOT_ALNUM.split(token):
+            if len(part) < MIN_SKELETON or self._ordinary(part):
+                continue
+            sound = skeleton(part)
+            if len(sound) < MIN_SKELETON - 1:
+                continue
+            for known, person in self.sounds.items():
+                if alike(sound, known):
+                    return person
+        return None
 
     def identity_of(self, matched: str) -> Identity | None:
         return self.variants.get(fold(matched))

@@ -44,6 +44,8 @@ _UMLAUTS = regex.compile("[äöüÄÖÜ]")
 _UMLAUT_SPELLING = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 MIN_HANDLE_FORM = 5
 _CLIPPED = 4
+_CLIPPED_PAIR = 7
+"""Clipped given name + clipped surname of at least this many letters ('bernkowa'; not 'marnow')."""
 """A handle form shorter than this ('mnow') would be found inside too many ordinary words."""
 
 
@@ -171,4 +173,10 @@ def handle_forms(name: str) -> set[str]:
         for one in range(_CLIPPED, len(first) + 1):
             for two in range(_CLIPPED, len(second) + 1):
                 forms |= {first[:one] + second[:two], given[0] + first[:one] + second[:two]}
+    # Clipped given name and surname ('bernkowa' of 'Bernadette Kowalczyk'), and names written backwards.
+    for one in range(3, min(len(given), 5) + 1):
+        for two in range(3, min(len(last), 5) + 1):
+            if one + two >= _CLIPPED_PAIR:
+                forms.add(given[:one] + last[:two])
+    forms |= {word[::-1] for word in names if len(word) >= MIN_HANDLE_FORM} | {(given + last)[::-1]}
     return {form for form in forms if len(form) >= MIN_HANDLE_FORM}

@@ -204,7 +204,7 @@ class RecordIdentifiers:
                 self._add(f"@{handle}", Identity("HANDLE", fold(handle)), force=True)
             self._add_spelled_name(handle)
         elif entity == "URL":
-            host = (urlsplit(text if "//" in text else f"//{text}").hostname or "").removeprefix("www.")
+            host = _host(text)
             if len(host) >= 6 and fold(host) not in self.allow_list:
                 self._add(host, identity, force=True)
                 self._add_spelled_name(host.rsplit(".", 1)[0])
@@ -343,6 +343,16 @@ def _prefixes(forms: dict[str, Identity]) -> regex.Pattern[str] | None:
     return regex.compile(rf"({alternatives})(?:$|[\d._-])")
 
 
+def _host(url: str) -> str:
+    """The host of a URL found in text, without 'www.'; '' for one `urlsplit` cannot read (an unclosed
+    bracket of an IPv6 host)."""
+    try:
+        host = urlsplit(url if "//" in url else f"//{url}").hostname or ""
+    except ValueError:
+        return ""
+    return host.removeprefix("www.")
+
+
 def _alternation(forms: dict[str, Identity]) -> regex.Pattern[str] | None:
     """One pattern finding any of the forms, the longest first."""
     if not forms:
@@ -369,5 +379,5 @@ def _contact_name(entity: str, text: str) -> str:
         return text.partition("@")[0]
     if entity == "HANDLE":
         return text.rstrip("/").split("/")[1 if "/" in text else 0].lstrip("@")
-    host = (urlsplit(text if "//" in text else f"//{text}").hostname or "").removeprefix("www.")
+    host = _host(text)
     return host.split(".")[0]

@@ -25,6 +25,7 @@ values are never reported.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter, defaultdict
 from collections.abc import Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -133,11 +134,11 @@ class _Person:
     other: frozenset[tuple[str, ...]]
     longest: int
     firsts: frozenset[str]
-    inside: regex.Pattern[str] | None = None
+    inside: re.Pattern[str] | None = None
     """Compact forms of the person's own names, searched inside every token ('mnowak88')."""
     glued: tuple[str, ...] = ()
     """Folded names in scripts without spaces, searched anywhere."""
-    initials: regex.Pattern[str] | None = None
+    initials: re.Pattern[str] | None = None
     """The initials of a name of three words or more, as a token or before a digit or separator."""
 
     def hit(self, words: list[str]) -> SuppressReason | None:
@@ -232,9 +233,9 @@ def _person(
     longest = max((len(sequence) for sequence in own | other), default=0)
     firsts = frozenset(sequence[0] for sequence in own | other)
     forms = sorted(inside, key=len, reverse=True)
-    pattern = regex.compile("|".join(map(regex.escape, forms))) if forms else None
-    starts = "|".join(map(regex.escape, sorted(letters, key=len, reverse=True)))
-    prefix = regex.compile(rf"(?:{starts})(?:$|[\d._-])") if letters else None
+    pattern = re.compile("|".join(map(re.escape, forms))) if forms else None
+    starts = "|".join(map(re.escape, sorted(letters, key=len, reverse=True)))
+    prefix = re.compile(rf"(?:{starts})(?:$|[\d._-])") if letters else None
     return _Person(
         frozenset(own), frozenset(other - own), longest, firsts, pattern, tuple(sorted(glued)), prefix
     )

@@ -10,6 +10,7 @@ or value gets one token. `find()` finds every variant with or without accents ("
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -55,11 +56,11 @@ class WordIndex:
     longest: int
     firsts: frozenset[str]
     """The first word of every variant: a word not in it starts no match."""
-    inside: regex.Pattern[str] | None = None
+    inside: re.Pattern[str] | None = None
     """Compact forms found inside longer tokens ('mnowak' in 'mnowak88', 'nowak' in 'nowakdev.pl')."""
-    glued: regex.Pattern[str] | None = None
+    glued: re.Pattern[str] | None = None
     """Names in scripts without spaces, found anywhere in the folded text ('王芳' in '我叫王芳。')."""
-    initials: regex.Pattern[str] | None = None
+    initials: re.Pattern[str] | None = None
 
 
 def fold_with_offsets(text: str) -> tuple[str, list[int] | None]:
@@ -334,13 +335,13 @@ class RecordIdentifiers:
         return self.variants.keys()
 
 
-def _prefixes(forms: dict[str, Identity]) -> regex.Pattern[str] | None:
+def _prefixes(forms: dict[str, Identity]) -> re.Pattern[str] | None:
     """One pattern matching a token that is one of the forms, or starts with one before a digit or a
     separator; group 1 is the form."""
     if not forms:
         return None
-    alternatives = "|".join(regex.escape(form) for form in sorted(forms, key=len, reverse=True))
-    return regex.compile(rf"({alternatives})(?:$|[\d._-])")
+    alternatives = "|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True))
+    return re.compile(rf"({alternatives})(?:$|[\d._-])")
 
 
 def _host(url: str) -> str:
@@ -353,11 +354,12 @@ def _host(url: str) -> str:
     return host.removeprefix("www.")
 
 
-def _alternation(forms: dict[str, Identity]) -> regex.Pattern[str] | None:
-    """One pattern finding any of the forms, the longest first."""
+def _alternation(forms: dict[str, Identity]) -> re.Pattern[str] | None:
+    """One pattern finding any of the forms, the longest first (the standard library's `re`: a record's
+    pattern is compiled once per batch, and `re` compiles literal alternations many times faster)."""
     if not forms:
         return None
-    return regex.compile("|".join(regex.escape(form) for form in sorted(forms, key=len, reverse=True)))
+    return re.compile("|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True)))
 
 
 def _particle_surname(words: list[str]) -> list[str]:

@@ -9,6 +9,7 @@ spaces between words (CJK, Thai), so it must be found as a substring.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from itertools import pairwise
 
@@ -180,3 +181,29 @@ def handle_forms(name: str) -> set[str]:
                 forms.add(given[:one] + last[:two])
     forms |= {word[::-1] for word in names if len(word) >= MIN_HANDLE_FORM} | {(given + last)[::-1]}
     return {form for form in forms if len(form) >= MIN_HANDLE_FORM}
+
+
+class Substrings:
+    """Finds which of many short strings occurs inside a text, in time linear in the text: the strings
+    are indexed by their first three letters (all are at least three long). Compiling one alternation
+    per record cost more than the search itself."""
+
+    __slots__ = ("_by_start",)
+
+    def __init__(self, forms: Iterable[str]) -> None:
+        by_start: dict[str, list[str]] = {}
+        for form in sorted(set(forms), key=len, reverse=True):
+            if len(form) >= 3:
+                by_start.setdefault(form[:3], []).append(form)
+        self._by_start = by_start
+
+    def __bool__(self) -> bool:
+        return bool(self._by_start)
+
+    def search(self, text: str) -> str | None:
+        """The longest form starting at the first place any form occurs, or None."""
+        for at in range(len(text) - 2):
+            for form in self._by_start.get(text[at : at + 3], ()):
+                if text.startswith(form, at):
+                    return form
+        return None

@@ -36,7 +36,7 @@ import polars as pl
 import regex
 
 from toolkit.model import ProfileSet
-from toolkit.names import PARTICLES, compact, glued_script, handle_forms, initials, readings
+from toolkit.names import PARTICLES, Substrings, compact, glued_script, handle_forms, initials, readings
 from toolkit.rules import PrivacyRules
 from toolkit.suspicious import SHAPE_ENTITIES, suspicious
 from toolkit.text import Lexicon, fold
@@ -134,7 +134,7 @@ class _Person:
     other: frozenset[tuple[str, ...]]
     longest: int
     firsts: frozenset[str]
-    inside: re.Pattern[str] | None = None
+    inside: Substrings | None = None
     """Compact forms of the person's own names, searched inside every token ('mnowak88')."""
     glued: tuple[str, ...] = ()
     """Folded names in scripts without spaces, searched anywhere."""
@@ -233,7 +233,7 @@ def _person(
     longest = max((len(sequence) for sequence in own | other), default=0)
     firsts = frozenset(sequence[0] for sequence in own | other)
     forms = sorted(inside, key=len, reverse=True)
-    pattern = re.compile("|".join(map(re.escape, forms))) if forms else None
+    pattern = Substrings(forms) if forms else None
     starts = "|".join(map(re.escape, sorted(letters, key=len, reverse=True)))
     prefix = re.compile(rf"(?:{starts})(?:$|[\d._-])") if letters else None
     return _Person(

@@ -21,6 +21,7 @@ from toolkit.names import (
     MIN_SKELETON,
     PARTICLES,
     TITLES,
+    Substrings,
     alike,
     compact,
     glued_script,
@@ -56,7 +57,7 @@ class WordIndex:
     longest: int
     firsts: frozenset[str]
     """The first word of every variant: a word not in it starts no match."""
-    inside: re.Pattern[str] | None = None
+    inside: Substrings | None = None
     """Compact forms found inside longer tokens ('mnowak' in 'mnowak88', 'nowak' in 'nowakdev.pl')."""
     glued: re.Pattern[str] | None = None
     """Names in scripts without spaces, found anywhere in the folded text ('王芳' in '我叫王芳。')."""
@@ -243,7 +244,8 @@ class RecordIdentifiers:
         longest = max((len(words) for words in sequences), default=0)
         return WordIndex(
             sequences, longest, frozenset(words[0] for words in sequences),
-            _alternation(self.inside), _alternation(self.glued), _prefixes(self.initials),
+            Substrings(self.inside) if self.inside else None, _alternation(self.glued),
+            _prefixes(self.initials),
         )  # fmt: skip
 
     def find(self, text: str, index: WordIndex | None) -> list[tuple[int, int, Identity]]:
@@ -301,7 +303,7 @@ class RecordIdentifiers:
                 continue
             form = index.inside.search(squeezed) if index.inside is not None else None
             long_enough = form is not None and len(squeezed) >= _MIN_INSIDE_PART
-            person = self.inside[form.group()] if form is not None and long_enough else None
+            person = self.inside[form] if form is not None and long_enough else None
             if person is None and index.initials is not None and (lead := index.initials.match(written)):
                 person = self.initials[lead.group(1)]
             if person is None and self.sounds:
@@ -311,7 +313,7 @@ class RecordIdentifiers:
             start, end = token.start(), token.start() + len(written)
             if origin is not None:
                 start, end = origin[start], origin[end - 1] + 1
-            exact = form is not None and squeezed == form.group()
+            exact = form is not None and squeezed == form
             found.append((start, end, person if exact else Identity("HANDLE", squeezed)))
         return found
 

@@ -101,7 +101,6 @@ def skeleton(word: str) -> str:
     return regex.sub(r"(.)\1+", r"\1", consonants)
 
 
-_LATIN = regex.compile(r"\p{Latin}")
 _NOT_LATIN_LETTER = regex.compile(r"[^\P{L}\p{Latin}]")
 
 

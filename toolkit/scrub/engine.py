@@ -167,18 +167,28 @@ class Engine:
         self.nlp_engine = _NerOnlySpacyEngine(nlp.model)
         self.nlp_engine.load()
         self.ner = self.nlp_engine.nlp["en"]  # type: ignore[index]
-        registry = RecognizerRegistry(supported_languages=["en"])
-        for spec in recognizers:
-            registry.add_recognizer(_pattern_recognizer(spec))
+        built: list[tuple[str | None, EntityRecognizer]] = [
+            (spec.requires, _pattern_recognizer(spec)) for spec in recognizers
+        ]
         if first_names:
-            registry.add_recognizer(FirstNameRecognizer(first_names, allow_list))
-        self.pattern_entities = sorted({e for r in registry.recognizers for e in r.supported_entities})
-        self.analyzer = AnalyzerEngine(
-            registry=registry,
-            nlp_engine=self.nlp_engine,
-            supported_languages=["en"],
-            context_aware_enhancer=_NoContext(),
-        )
+            built.append((None, FirstNameRecognizer(first_names, allow_list)))
+        self.pattern_entities = sorted({e for _, r in built for e in r.supported_entities})
+        # One analyzer per kind of text: a text without digits is not read by the recognizers that need
+        # one (phones, cards, IPs ...), an ASCII text not by those of other scripts.
+        self.analyzers: dict[tuple[bool, bool], AnalyzerEngine] = {}
+        for digit in (False, True):
+            for non_ascii in (False, True):
+                registry = RecognizerRegistry(supported_languages=["en"])
+                held = {None, "digit" if digit else None, "non_ascii" if non_ascii else None}
+                for requires, recognizer in built:
+                    if requires in held:
+                        registry.add_recognizer(recognizer)
+                self.analyzers[(digit, non_ascii)] = AnalyzerEngine(
+                    registry=registry,
+                    nlp_engine=self.nlp_engine,
+                    supported_languages=["en"],
+                    context_aware_enhancer=_NoContext(),
+                )
         # No recognizer here reads tokens or lemmas, so every text gets the same empty artifacts.
         self.no_tokens = NlpArtifacts(
             entities=[], tokens=Doc(self.ner.vocab, words=[]), tokens_indices=[], lemmas=[],
@@ -199,7 +209,8 @@ class Engine:
             return [[] for _ in texts]
         found = []
         for text in texts:
-            results = self.analyzer.analyze(
+            analyzer = self.analyzers[(_DIGIT.search(text) is not None, not text.isascii())]
+            results = analyzer.analyze(
                 text=text, language="en", entities=self.pattern_entities, nlp_artifacts=self.no_tokens
             )
             spans = [Span(r.entity_type, r.start, r.end, r.score) for r in results]
@@ -269,6 +280,7 @@ class Engine:
         return found
 
 
+_DIGIT = regex.compile(r"\d")
 _NAME_WORD = regex.compile(r"\p{L}+(?:[-\u2011]\p{L}+)*")
 """A word of a name, hyphenated parts together, a possessive left out."""
 

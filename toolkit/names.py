@@ -144,7 +144,8 @@ def compact(text: str) -> str:
     return _LETTERS.sub("", fold(text))
 
 
-def handle_forms(name: str) -> set[str]:
+@lru_cache(maxsize=1 << 14)
+def handle_forms(name: str) -> frozenset[str]:
     """The compact forms of handles, slugs and domains made of a name of two words or more: first+last,
     initial+last, first+initial, last+first, last+initial, the initials of a compound given name or of
     particles ('jpdubois' of 'Jean-Pierre Dubois', 'pvdberg' of 'Peter van den Berg'), first+middle
@@ -152,10 +153,10 @@ def handle_forms(name: str) -> set[str]:
     token ('marta.nowak88' -> 'martanowak88'). Forms shorter than `MIN_HANDLE_FORM` are left out."""
     words = [compact(word) for word in fold(name).split()]
     if glued_script(name) or len(words) < 2:
-        return set()
+        return frozenset()
     names = [word for word in words if word and word not in PARTICLES]
     if len(names) < 2:
-        return set()
+        return frozenset()
     given, last, middle = names[0], names[-1], names[1:-1]
     given_initials = "".join(part[0] for part in regex.split(r"[-']", fold(name).split()[0]) if part)
     particle_initials = "".join(word[0] for word in words[1:-1] if word in PARTICLES)
@@ -179,7 +180,7 @@ def handle_forms(name: str) -> set[str]:
             if one + two >= _CLIPPED_PAIR:
                 forms.add(given[:one] + last[:two])
     forms |= {word[::-1] for word in names if len(word) >= MIN_HANDLE_FORM} | {(given + last)[::-1]}
-    return {form for form in forms if len(form) >= MIN_HANDLE_FORM}
+    return frozenset(form for form in forms if len(form) >= MIN_HANDLE_FORM)
 
 
 class Substrings:
@@ -195,9 +196,6 @@ class Substrings:
             if len(form) >= 3:
                 by_start.setdefault(form[:3], []).append(form)
         self._by_start = by_start
-
-    def __bool__(self) -> bool:
-        return bool(self._by_start)
 
     def search(self, text: str) -> str | None:
         """The longest form starting at the first place any form occurs, or None."""

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import regex
 
-from toolkit.detectors import iban_ok, luhn_ok
+from toolkit.detectors import iban_ok, ipv6_ok, luhn_ok
 
 _STREET_WORDS = (
     "street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|way|place|court|terrace|crescent|square|"
@@ -50,16 +50,6 @@ def _phone(candidate: str) -> bool:
         return False  # dates: '2019-03-14', '03/2019 - 06/2021'
     # not a number written in thousands: '10 000 000'
     return regex.fullmatch(r"\d{1,3}(?:[ .]\d{3})+", candidate.strip()) is None
-
-
-def _ipv6(candidate: str) -> bool:
-    if sum(1 for group in candidate.split(":") if group) < 2 or sum(map(str.isalnum, candidate)) < 4:
-        return False
-    try:
-        ipaddress.IPv6Address(candidate)
-    except ValueError:
-        return False
-    return True
 
 
 def _ipv4(candidate: str) -> bool:
@@ -106,7 +96,7 @@ _SHAPES: tuple[tuple[str, regex.Pattern[str], Callable[[str], bool] | None], ...
         regex.compile(
             r"(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:[0-9A-Fa-f]{1,4}|(?:\d{1,3}\.){3}\d{1,3})?(?![\w:])"
         ),
-        _ipv6,
+        ipv6_ok,
     ),
     (
         "STREET_ADDRESS",

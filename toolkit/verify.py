@@ -324,7 +324,8 @@ def _closed_vocabularies(
 def _search(
     text: str, person: _Person | None, names: NameIndex, ordinary: Container[str], allowed: Container[str]
 ) -> str | None:
-    folded = fold(_REPLACEMENT.sub(" ", text))
+    text = _REPLACEMENT.sub(" ", text)
+    folded = fold(text)
     words = _WORDS.findall(folded)
     # A cell that is exactly a technical term ('ruby' as a skill of Ruby's) is the term, not the name.
     person = None if folded in allowed else person
@@ -333,7 +334,7 @@ def _search(
         return hit.value
     if names.found_in(words):
         return SuppressReason.KNOWN_NAME.value
-    return suspicious(_REPLACEMENT.sub(" ", text))
+    return suspicious(text)
 
 
 def _reason_of(kind: str) -> SuppressReason:

@@ -237,10 +237,9 @@ class TextScrubber:
             return text
         candidates = [(s.start, s.end, s.entity, 0) for s in self._kept(spans, text, identifiers.allow_list)]
         if known is None:
+            ordinary = Lexicon(identifiers.allow_list, self.common_words)
             known = [
-                _with_next_names(
-                    start, end, found.entity, text, Lexicon(identifiers.allow_list, self.common_words)
-                )
+                _with_next_names(start, end, found.entity, text, ordinary)
                 for start, end, found in identifiers.find(text, index)
             ]
         candidates += known

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
@@ -9,7 +10,8 @@ import pytest
 
 import toolkit
 
-SAMPLE = Path(__file__).parent.parent / "sample_data"
+REPO = Path(__file__).parent.parent
+SAMPLE = REPO / "sample_data"
 
 
 def test_public_names_are_pinned() -> None:
@@ -109,3 +111,51 @@ def test_run_returns_the_report(tmp_path: Path) -> None:
     assert report["exit_code"] == 0
     assert report["release"]["written"] is True
     assert "inputs" not in report
+
+
+def test_a_single_path_or_column_name_is_one_not_its_letters(tmp_path: Path) -> None:
+    as_str = toolkit.parse(str(SAMPLE / "talent_pages"))
+    assert as_str.rejects.is_empty()
+    assert as_str.profiles.height == toolkit.parse(SAMPLE / "talent_pages").profiles.height == 14
+    assert toolkit.parse([str(SAMPLE / "resumes")], rules_dir=str(REPO / "rules")).profiles.height == 10
+    frame = pl.DataFrame({"text": ["Mail ada.byron@example.org"]})
+    scrubbed = toolkit.scrub_frame(frame, "text", rules_dir=str(REPO / "rules"), key=SECRET)
+    assert "ada.byron" not in scrubbed["text"][0]
+
+
+def _pandas_frame() -> object:
+    pandas = pytest.importorskip("pandas")
+    return pandas.DataFrame({"text": ["x"]})
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: toolkit.scrub_frame(pl.DataFrame({"text": ["x"]}).lazy(), "text"), r"\.collect\(\)"),
+        (lambda: toolkit.scrub_frame(_pandas_frame(), "text"), "polars.from_pandas"),  # type: ignore[arg-type]
+        (lambda: toolkit.scrub_frame({"text": ["x"]}, "text"), "polars DataFrame, not a dict"),  # type: ignore[arg-type]
+        (lambda: toolkit.scrub_frame(pl.DataFrame({"n": [1]}), "n"), "holds Int64, not text"),
+        (lambda: toolkit.scrub_frame(pl.DataFrame({"t": ["x"]}), []), "a column name or a non-empty list"),
+        (lambda: toolkit.scrub_frame(pl.DataFrame({"t": ["x"]}), "text"), "no column 'text'"),
+        (lambda: toolkit.parse(42), "a path .* or a list of them, not a int"),  # type: ignore[arg-type]
+        (lambda: toolkit.parse([SAMPLE, 42]), "42 is not a path"),  # type: ignore[list-item]
+        (lambda: toolkit.parse(SAMPLE, rules_dir=3), "rules_dir: pass a folder"),  # type: ignore[arg-type]
+        (lambda: toolkit.parse(SAMPLE, rules_dir="/no/such/rules"), "/no/such/rules"),
+        (lambda: toolkit.validate(SAMPLE), "pass the ProfileSet that toolkit.parse returns"),  # type: ignore[arg-type]
+        (lambda: toolkit.anonymize("tables"), "pass the ProfileSet"),  # type: ignore[arg-type]
+        (lambda: toolkit.run(SAMPLE / "nope", "/tmp/toolkit-api-out"), "no such file or folder"),
+    ],
+)
+def test_every_error_of_the_api_is_a_toolkit_error_that_says_what_to_pass(
+    call: Callable[[], object], message: str
+) -> None:
+    with pytest.raises(toolkit.ToolkitError, match=message):
+        call()
+
+
+def test_a_file_system_error_becomes_a_usage_error(tmp_path: Path) -> None:
+    release = toolkit.anonymize(toolkit.parse(SAMPLE), key=SECRET)
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(toolkit.UsageError):
+        release.write(blocker / "release")

@@ -7,10 +7,12 @@ rules folder and `UsageError` for a bad request; bad input data is never an exce
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import functools
+import os
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import polars as pl
 
@@ -43,22 +45,104 @@ __all__ = [
 ]
 
 
-def parse(paths: Iterable[str | Path], rules_dir: Path | None = None) -> ProfileSet:
-    """Parse files and folders (recursively) into the contract's tables.
+PathLike = str | os.PathLike[str]
+"""Wherever the API takes a path: a `str` or a `pathlib.Path`."""
 
-    Bad inputs never raise: each becomes a row of `rejects` with a stable reason code. Raises `RulesError`
-    only when the rules folder itself is broken.
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _public(function: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Every error out of the public API is a `ToolkitError`: a file system error becomes a `UsageError`
+    naming the path, and anything else (a bug) a `ToolkitError` chained to its cause."""
+
+    @functools.wraps(function)
+    def call(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return function(*args, **kwargs)
+        except ToolkitError:
+            raise
+        except OSError as exc:
+            raise UsageError(f"{exc.filename or 'a file'}: {exc.strerror or exc}") from exc
+        except Exception as exc:
+            raise ToolkitError(f"unexpected error in toolkit.{function.__name__} (a bug): {exc!r}") from exc
+
+    return call
+
+
+def _paths(paths: PathLike | Iterable[PathLike], what: str) -> list[str]:
+    """One path or several; a single `str` is one path, never a sequence of one-letter paths."""
+    if isinstance(paths, str | os.PathLike):
+        return [os.fspath(paths)]
+    if isinstance(paths, bytes) or not isinstance(paths, Iterable):
+        raise UsageError(f"{what}: pass a path (str or pathlib.Path) or a list of them, not {_kind(paths)}")
+    listed = list(paths)
+    for path in listed:
+        if not isinstance(path, str | os.PathLike):
+            raise UsageError(f"{what}: {path!r} is not a path (str or pathlib.Path)")
+    return [os.fspath(path) for path in listed]
+
+
+def _folder(path: PathLike | None, what: str) -> Path | None:
+    if path is None:
+        return None
+    if not isinstance(path, str | os.PathLike):
+        raise UsageError(f"{what}: pass a folder as a str or pathlib.Path, not {_kind(path)}")
+    return Path(path)
+
+
+def _columns(columns: str | Iterable[str]) -> list[str]:
+    """One column name or several; a single `str` is one name, never its letters."""
+    if isinstance(columns, str):
+        return [columns]
+    listed = list(columns) if isinstance(columns, Iterable) else None
+    if not listed or not all(isinstance(column, str) for column in listed):
+        raise UsageError("text_columns: pass a column name or a non-empty list of column names")
+    return listed
+
+
+def _frame(frame: object) -> pl.DataFrame:
+    if isinstance(frame, pl.DataFrame):
+        return frame
+    if isinstance(frame, pl.LazyFrame):
+        raise UsageError("pass a polars DataFrame: call .collect() on the LazyFrame first")
+    if type(frame).__module__.split(".")[0] == "pandas":
+        raise UsageError(
+            "pass a polars DataFrame: convert the pandas frame with polars.from_pandas(frame) "
+            "(needs pyarrow) or polars.DataFrame(frame.to_dict('list'))"
+        )
+    raise UsageError(f"pass a polars DataFrame, not {_kind(frame)}")
+
+
+def _kind(value: object) -> str:
+    return f"a {type(value).__module__}.{type(value).__qualname__}".replace("builtins.", "")
+
+
+@_public
+def parse(paths: PathLike | Iterable[PathLike], rules_dir: PathLike | None = None) -> ProfileSet:
+    """Parse files and folders (recursively) into the contract's tables; `paths` is one path or several.
+
+    Bad inputs never raise: each becomes a row of `rejects` with a stable reason code (a path that does
+    not exist too: the API parses what it can). Raises `RulesError` only when the rules folder itself is
+    broken, `UsageError` when `paths` is not a path or a list of paths.
     """
-    return parse_paths([str(path) for path in paths], load_parsing_rules(rules_dir))
+    return parse_paths(_paths(paths, "paths"), load_parsing_rules(_folder(rules_dir, "rules_dir")))
 
 
-def validate(profiles: ProfileSet, rules_dir: Path | None = None) -> ValidationResult:
+@_public
+def validate(profiles: ProfileSet, rules_dir: PathLike | None = None) -> ValidationResult:
     """Run the quality rules: `.valid` holds the rows that failed no error rule, `.quarantine` the others
     (with a `failed_rules` column; private data), `.findings` what each rule found, `.failed` whether an
     error rule failed beyond its threshold."""
     from toolkit.quality import validate_tables
 
-    return validate_tables(profiles, load_quality_rules(rules_dir))
+    return validate_tables(_profile_set(profiles), load_quality_rules(_folder(rules_dir, "rules_dir")))
+
+
+def _profile_set(profiles: object) -> ProfileSet:
+    if not isinstance(profiles, ProfileSet):
+        raise UsageError(f"pass the ProfileSet that toolkit.parse returns, not {_kind(profiles)}")
+    return profiles
 
 
 def _keyring(key: bytes | str | None) -> Keyring:
@@ -94,26 +178,34 @@ class Release:
         within = len(self.verification.suppressed) <= self.budget
         return within and (self.risk is None or bool(self.risk["target_met"]))
 
-    def write(self, folder: Path) -> None:
+    def write(self, folder: PathLike) -> None:
         """Write `<table>.parquet` files, all at once (through a staging folder renamed into place);
         raises `ToolkitError` instead when the release is not safe."""
-        from toolkit.io import write_frames
-        from toolkit.publish import check_replaceable, publish, staging_for
-
-        if not self.safe:
-            raise ToolkitError(
-                "the release is blocked: too many persons still showed identifiers, or could not reach "
-                "the k of rules/risk.yaml"
-            )
-        folder = Path(folder)
-        check_replaceable(folder, "release folder")
-        stage = staging_for(folder)
-        write_frames(self.tables, stage)
-        (stage / "report.json").write_text('{"written": true}\n', encoding="utf-8")
-        publish(stage, folder)
+        _write_release(self, _folder(folder, "folder") or Path())
 
 
-def anonymize(profiles: ProfileSet, rules_dir: Path | None = None, key: bytes | str | None = None) -> Release:
+@_public
+def _write_release(release: Release, folder: Path) -> None:
+    from toolkit.io import write_frames
+    from toolkit.publish import OutputKind, check_replaceable, mark, publish, staging_for
+
+    if not release.safe:
+        raise ToolkitError(
+            "the release is blocked: too many persons still showed identifiers, or could not reach "
+            "the k of rules/risk.yaml"
+        )
+    check_replaceable(folder, OutputKind.RELEASE)
+    stage = staging_for(folder)
+    write_frames(release.tables, stage)
+    mark(stage, OutputKind.RELEASE)
+    (stage / "report.json").write_text('{"written": true}\n', encoding="utf-8")
+    publish(stage, folder)
+
+
+@_public
+def anonymize(
+    profiles: ProfileSet, rules_dir: PathLike | None = None, key: bytes | str | None = None
+) -> Release:
     """Apply the privacy policy to parsed (ideally validated) tables, then verify every person.
 
     `key` is the pseudonym secret (at least 16 bytes); without one, TOOLKIT_SECRET is used, else a random
@@ -122,6 +214,8 @@ def anonymize(profiles: ProfileSet, rules_dir: Path | None = None, key: bytes | 
     from toolkit.kernels import scrub_and_verify
     from toolkit.verify import NameIndex
 
+    profiles = _profile_set(profiles)
+    rules_dir = _folder(rules_dir, "rules_dir")
     rules = load_privacy_rules(rules_dir)
     people = profiles.profiles.get_column("name"), profiles.experience.get_column("supervisor")
     names = NameIndex.of(name for column in people for name in column.drop_nulls())
@@ -142,28 +236,42 @@ def anonymize(profiles: ProfileSet, rules_dir: Path | None = None, key: bytes | 
     return Release(tables, verification, actions, budget, plan.to_json())
 
 
+@_public
 def scrub_frame(
     frame: pl.DataFrame,
-    text_columns: Sequence[str],
-    rules_dir: Path | None = None,
+    text_columns: str | Sequence[str],
+    rules_dir: PathLike | None = None,
     key: bytes | str | None = None,
 ) -> pl.DataFrame:
-    """Scrub free-text columns of any frame; each row is one record. Row order and other columns are kept."""
+    """Scrub free-text columns (one name or a list) of a polars DataFrame; each row is one record. Row
+    order and the other columns are kept. A LazyFrame, a pandas frame or a column that is not text is a
+    `UsageError` that says what to pass."""
     from toolkit.scrub import scrub_frame as scrub_columns
 
-    missing = [column for column in text_columns if column not in frame.columns]
+    frame = _frame(frame)
+    columns = _columns(text_columns)
+    missing = [column for column in columns if column not in frame.columns]
     if missing:
-        raise UsageError(f"no column {', '.join(missing)} in the frame")
-    scrubbed, _ = scrub_columns(frame, list(text_columns), load_privacy_rules(rules_dir), _keyring(key))
+        raise UsageError(f"no column {', '.join(map(repr, missing))} in the frame (it has {frame.columns})")
+    for column in columns:
+        dtype = frame.schema[column]
+        if dtype not in (pl.String, pl.Null):
+            raise UsageError(
+                f"column {column!r} holds {dtype}, not text: scrub only text columns, or cast it first "
+                f"(frame.with_columns(pl.col({column!r}).cast(pl.String)))"
+            )
+    rules = load_privacy_rules(_folder(rules_dir, "rules_dir"))
+    scrubbed, _ = scrub_columns(frame, columns, rules, _keyring(key))
     return scrubbed
 
 
+@_public
 def run(
-    inputs: Iterable[str | Path],
-    out: Path,
-    rules_dir: Path | None = None,
+    inputs: PathLike | Iterable[PathLike],
+    out: PathLike,
+    rules_dir: PathLike | None = None,
     key: bytes | str | None = None,
-    private_dir: Path | None = None,
+    private_dir: PathLike | None = None,
     jobs: int = 0,
     batch_size: int | None = None,
 ) -> dict[str, Any]:
@@ -175,10 +283,10 @@ def run(
 
     settings = JobSettings(jobs=jobs, batch_size=batch_size or DEFAULT_BATCH_SIZE, progress=False)
     return pipeline.run(
-        [str(path) for path in inputs],
-        Path(out),
-        pipeline.job_rules(rules_dir),
+        _paths(inputs, "inputs"),
+        _folder(out, "out") or Path(),
+        pipeline.job_rules(_folder(rules_dir, "rules_dir")),
         _keyring(key),
-        private_dir=private_dir,
+        private_dir=_folder(private_dir, "private_dir"),
         settings=settings,
     )

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from toolkit._version import __version__
 from toolkit.errors import Exit, JobFault, ToolkitError
 from toolkit.rules import (
     load_allowed_values,
@@ -51,6 +52,7 @@ def add_rules_option(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="toolkit", description="Make developer-profile datasets safe to share.")
+    parser.add_argument("--version", action="version", version=f"toolkit {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     parse = commands.add_parser("parse", help="parse raw profiles into the contract's tables (private data)")
     parse.add_argument("inputs", nargs="+", metavar="INPUT", help="files or folders (searched recursively)")

@@ -38,7 +38,7 @@ from typing import Any, TypeVar
 import polars as pl
 
 from toolkit.errors import Exit, JobFault, UsageError
-from toolkit.io import InputFile, ReadFailure, is_parsed_folder, iter_inputs, read_input
+from toolkit.io import InputFile, ReadFailure, is_parsed_folder, iter_inputs, read_input, shown_path
 from toolkit.kernels import (
     BatchContext,
     BatchStats,
@@ -50,7 +50,14 @@ from toolkit.kernels import (
 )
 from toolkit.model import TABLE_SCHEMAS, ProfileSet
 from toolkit.progress import Progress
-from toolkit.publish import check_replaceable, publish, remove_stale_staging, staging_for
+from toolkit.publish import (
+    OutputKind,
+    check_replaceable,
+    mark,
+    publish,
+    remove_stale_staging,
+    staging_for,
+)
 from toolkit.risk import RiskPlan, plan_risk
 from toolkit.risk.phrases import PHRASE_SCHEMA, PhraseFinder, PhraseRewriter, phrase_keys
 from toolkit.rules import ParsingRules, PrivacyRules, QualityRules, RiskRules
@@ -557,7 +564,8 @@ def run_job(
     staging folders before they are published. Raises `UsageError` before any work, `JobFault` when the
     job cannot finish (nothing is published then)."""
     _check_folders(inputs, out_dir, private_dir)
-    with _staged(out_dir, private_dir) as (release_stage, private_stage):
+    with _staged((out_dir, OutputKind.RELEASE), (private_dir, OutputKind.PRIVATE)) as stages:
+        release_stage, private_stage = stages
         outcome = _run_phases(inputs, release_stage, private_stage, rules, keys, settings)
         report(outcome, release_stage, private_stage)
         shutil.rmtree(private_stage / "work", ignore_errors=True)
@@ -572,8 +580,8 @@ def parse_job(
 ) -> tuple[int, pl.DataFrame]:
     """Phase 1 alone, published as `out_dir/<table>.parquet` (private data): the number of profiles and
     the rejects. Memory is flat as in `run_job`; `out_dir` is replaced whole or not at all."""
-    _check_outputs(inputs, {"output": out_dir})
-    with _staged(out_dir) as (stage,):
+    check_outputs(inputs, {OutputKind.PARSED: out_dir})
+    with _staged((out_dir, OutputKind.PARSED)) as (stage,):
         work = stage / ".work"
         batches, count, workers = _inputs(inputs, settings)
         state = _WorkerState(JobRules(parsing), Keyring(b"\0" * 32, "unused"), work)
@@ -590,17 +598,18 @@ def parse_job(
 
 
 @contextlib.contextmanager
-def _staged(*targets: Path) -> Iterator[tuple[Path, ...]]:
+def _staged(*targets: tuple[Path, OutputKind]) -> Iterator[tuple[Path, ...]]:
     """Fresh staging folders for `targets`, removed on the way out whatever happens; a signal, a full
     disk or a bug inside becomes one `JobFault` (nothing that was not published yet will be)."""
-    for target in targets:
+    for target, _ in targets:
         remove_stale_staging(target)
-    stages = tuple(staging_for(target) for target in targets)
+    stages = tuple(staging_for(target) for target, _ in targets)
     try:
         with _signals_end_the_job():
-            for stage in stages:
+            for stage, (_, kind) in zip(stages, targets, strict=True):
                 shutil.rmtree(stage, ignore_errors=True)
                 stage.mkdir(parents=True)
+                mark(stage, kind)
             yield stages
     except KeyboardInterrupt:
         raise JobFault("interrupted (SIGINT): nothing was published") from None
@@ -617,8 +626,18 @@ def _staged(*targets: Path) -> Iterator[tuple[Path, ...]]:
             shutil.rmtree(stage, ignore_errors=True)
 
 
-def _check_outputs(inputs: Sequence[str], outputs: dict[str, Path]) -> None:
-    """No output may be the current folder, hold an input or lie inside one, or be someone's folder."""
+def check_inputs(inputs: Sequence[str]) -> None:
+    """Every input named on the command line exists: a mistyped path is a usage error, not a reject."""
+    missing = [given for given in inputs if not os.path.lexists(given)]
+    if missing:
+        shown = ", ".join(shown_path(given) for given in missing[:3]) + (" …" if len(missing) > 3 else "")
+        raise UsageError(f"no such file or folder: {shown}")
+
+
+def check_outputs(inputs: Sequence[str], outputs: dict[OutputKind, Path]) -> None:
+    """Every input exists, and no output may be the current folder, hold an input or lie inside one, or
+    be someone's folder or an output of another kind."""
+    check_inputs(inputs)
     cwd = Path.cwd().resolve()
     for name, folder in outputs.items():
         resolved = folder.resolve()
@@ -628,14 +647,14 @@ def _check_outputs(inputs: Sequence[str], outputs: dict[str, Path]) -> None:
             source = Path(given).resolve()
             if resolved == source or source in resolved.parents or resolved in source.parents:
                 raise UsageError(f"the {name} folder {folder} and the input {given} must not overlap")
-        check_replaceable(folder, f"{name} folder")
+        check_replaceable(folder, name)
 
 
 def _check_folders(inputs: Sequence[str], out_dir: Path, private_dir: Path) -> None:
     release, private = out_dir.resolve(), private_dir.resolve()
     if private == release or release in private.parents or private in release.parents:
         raise UsageError(f"the private folder {private_dir} must be outside the release folder {out_dir}")
-    _check_outputs(inputs, {"release": out_dir, "private": private_dir})
+    check_outputs(inputs, {OutputKind.RELEASE: out_dir, OutputKind.PRIVATE: private_dir})
 
 
 def _run_phases(

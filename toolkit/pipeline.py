@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -10,7 +11,15 @@ from typing import Any
 
 import polars as pl
 
-from toolkit.driver import JobOutcome, JobRules, JobSettings, parse_job, run_job
+from toolkit.driver import (
+    JobOutcome,
+    JobRules,
+    JobSettings,
+    check_inputs,
+    check_outputs,
+    parse_job,
+    run_job,
+)
 from toolkit.errors import Exit, UsageError
 from toolkit.io import (
     discover,
@@ -22,7 +31,7 @@ from toolkit.io import (
 )
 from toolkit.model import ProfileSet
 from toolkit.parse import parse_inputs
-from toolkit.publish import write_json
+from toolkit.publish import OutputKind, mark, publish, staging_for, write_json
 from toolkit.quality import validate_tables
 from toolkit.report import Report, job_envelope
 from toolkit.rules import (
@@ -91,10 +100,14 @@ def validate(
     quarantine_dir: Path | None = None,
 ) -> Report:
     """Load the inputs, run the quality rules, and write the quarantined rows (private) if asked."""
+    if quarantine_dir is not None:
+        check_outputs(inputs, {OutputKind.QUARANTINE: quarantine_dir})
+    else:
+        check_inputs(inputs)
     tables = load(inputs, parsing)
     result = validate_tables(tables, quality)
     if quarantine_dir is not None:
-        write_frames(result.quarantine, quarantine_dir)
+        _publish_frames(result.quarantine, quarantine_dir, OutputKind.QUARANTINE)
     failed = result.failed or not tables.rejects.is_empty()
     return Report(
         command="validate",
@@ -104,6 +117,18 @@ def validate(
         rules_checked=len(quality.rules),
         exit_code=EXIT_FINDINGS if failed else EXIT_CLEAN,
     )
+
+
+def _publish_frames(frames: dict[str, pl.DataFrame], folder: Path, kind: OutputKind) -> None:
+    """Write `frames` into a staging folder and publish it whole in place of `folder`."""
+    stage = staging_for(folder)
+    shutil.rmtree(stage, ignore_errors=True)
+    try:
+        write_frames(frames, stage)
+        mark(stage, kind)
+        publish(stage, folder)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
 
 
 def default_private_dir(out_dir: Path) -> Path:

@@ -13,15 +13,30 @@ import ctypes.util
 import json
 import os
 import shutil
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from toolkit.errors import UsageError
 
 STAGING_MARK = ".staging-"
-OUTPUT_MARKERS = ("report.json", "profiles.parquet")
-"""A folder holding one of these is an output of this toolkit (a release or private folder, whose
-report.json is written last; a folder of parsed tables), which a new run may replace whole."""
+KIND_FILE = ".toolkit-output"
+"""Every output folder holds this hidden file naming its kind (`OutputKind`); inputs skip hidden names."""
+
+
+class OutputKind(StrEnum):
+    """What an output folder of this toolkit holds; one kind never replaces another."""
+
+    RELEASE = "release"
+    """`toolkit run --out`: the anonymized tables, report.json and the card."""
+    PRIVATE = "private"
+    """`toolkit run --private`: quarantined, suppressed and rejected rows, and the inputs' report."""
+    PARSED = "parsed"
+    """`toolkit parse --out`: the contract's tables (private data)."""
+    QUARANTINE = "quarantine"
+    """`toolkit validate --quarantine`: rows that failed an error rule (private data)."""
+
+
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
@@ -56,21 +71,52 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def check_replaceable(target: Path, what: str) -> None:
-    """`target` may be replaced: it does not exist, is an empty folder, or is an output of this toolkit
-    (see `OUTPUT_MARKERS`). Anything else is a folder of someone's own: `UsageError`."""
+def mark(folder: Path, kind: OutputKind) -> None:
+    """Label a staging folder with the kind of output it becomes."""
+    (folder / KIND_FILE).write_text(f"{kind}\n", encoding="utf-8")
+
+
+def output_kind(folder: Path) -> OutputKind | None:
+    """The kind of an output folder of this toolkit, or None for a folder that is not one. Folders
+    written before the kind file existed are recognised by their files."""
+    try:
+        return OutputKind((folder / KIND_FILE).read_text(encoding="utf-8").strip())
+    except (OSError, ValueError):
+        pass
+    if (folder / "report.json").is_file():
+        try:
+            report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        private = isinstance(report, dict) and "inputs" in report
+        return OutputKind.PRIVATE if private else OutputKind.RELEASE
+    if (folder / "profiles.parquet").is_file() and (folder / "rejects.parquet").is_file():
+        return OutputKind.PARSED
+    return None
+
+
+def check_replaceable(target: Path, kind: OutputKind) -> None:
+    """`target` may be replaced by an output of `kind`: it does not exist, is an empty folder, or is an
+    output of this toolkit of the same kind. Anything else (someone's folder, a release where parsed
+    tables would go) is a `UsageError`, before any work is done."""
+    what = f"{kind} folder"
     if not target.exists() and not target.is_symlink():
         return
     if not target.is_dir() or target.is_symlink():
         raise UsageError(f"{target}: the {what} must be a folder, and this is not one")
     try:
-        entries = [entry.name for entry in target.iterdir()]
+        empty = next(target.iterdir(), None) is None
     except OSError as exc:
         raise UsageError(f"{target}: cannot list the {what} ({exc.strerror or exc})") from None
-    if entries and not set(OUTPUT_MARKERS) & set(entries):
+    if empty:
+        return
+    found = output_kind(target)
+    if found is None:
         raise UsageError(
             f"{target}: the {what} exists, is not empty and is not an output of toolkit; give a new folder"
         )
+    if found != kind:
+        raise UsageError(f"{target}: this is a {found} folder of toolkit, not a {what}; give another folder")
 
 
 def publish(staged: Path, target: Path) -> None:

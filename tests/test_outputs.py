@@ -1,0 +1,116 @@
+"""Where commands may write: never over an input, inside one, or over an output of another kind, and a
+mistyped input path is a usage error (exit 2), not a rejected file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from toolkit.cli import main
+from toolkit.publish import KIND_FILE, OutputKind, output_kind
+
+REPO = Path(__file__).parent.parent
+TALENT_PAGES = REPO / "sample_data" / "talent_pages"
+
+
+def _one_error_line(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert "Traceback" not in err[0]
+    return err[0]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["parse", "{missing}", "--out", "{tmp}/parsed"],
+        ["parse", str(TALENT_PAGES), "{missing}", "--out", "{tmp}/parsed"],
+        ["validate", "{missing}"],
+        ["validate", "{missing}", "--quarantine", "{tmp}/quarantine"],
+        ["run", "{missing}", "--out", "{tmp}/release"],
+    ],
+)
+def test_a_missing_input_is_a_usage_error_and_nothing_is_written(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "profiels"
+    filled = [part.format(missing=missing, tmp=tmp_path) for part in argv]
+    assert main(filled) == 2
+    line = _one_error_line(capsys)
+    assert "no such file or folder" in line
+    assert "profiels" in line
+    assert sorted(path.name for path in tmp_path.iterdir()) == []
+
+
+def test_an_output_over_an_output_of_another_kind_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    parsed, quarantine = tmp_path / "parsed", tmp_path / "quarantine"
+    assert main(["parse", str(TALENT_PAGES), "--out", str(parsed)]) == 0
+    assert output_kind(parsed) is OutputKind.PARSED
+    assert main(["validate", str(TALENT_PAGES), "--quarantine", str(quarantine)]) in (0, 1)
+    assert output_kind(quarantine) is OutputKind.QUARANTINE
+    capsys.readouterr()
+    before = {path.name: path.read_bytes() for path in parsed.iterdir()}
+
+    assert main(["validate", str(TALENT_PAGES), "--quarantine", str(parsed)]) == 2
+    assert "is a parsed folder of toolkit, not a quarantine folder" in _one_error_line(capsys)
+    assert main(["parse", str(TALENT_PAGES), "--out", str(quarantine)]) == 2
+    assert "is a quarantine folder of toolkit, not a parsed folder" in _one_error_line(capsys)
+    assert main(["run", str(TALENT_PAGES), "--out", str(parsed)]) == 2
+    assert "is a parsed folder of toolkit, not a release folder" in _one_error_line(capsys)
+    assert {path.name: path.read_bytes() for path in parsed.iterdir()} == before
+
+    assert main(["parse", str(TALENT_PAGES), "--out", str(parsed)]) == 0  # the same kind is replaced
+    assert main(["validate", str(TALENT_PAGES), "--quarantine", str(quarantine)]) in (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("files", "kind"),
+    [
+        ({"report.json": json.dumps({"command": "run"})}, OutputKind.RELEASE),
+        ({"report.json": json.dumps({"command": "run", "inputs": ["x"]})}, OutputKind.PRIVATE),
+        ({"profiles.parquet": "", "rejects.parquet": ""}, OutputKind.PARSED),
+        ({"profiles.parquet": ""}, None),
+        ({"notes.txt": "mine"}, None),
+        ({KIND_FILE: "release\n", "notes.txt": "mine"}, OutputKind.RELEASE),
+        ({KIND_FILE: "something else\n"}, None),
+    ],
+)
+def test_output_kind_of_a_folder(files: dict[str, str], kind: OutputKind | None, tmp_path: Path) -> None:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    assert output_kind(tmp_path) == kind
+
+
+def test_a_folder_of_ones_own_is_never_an_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "thesis.tex").write_text("chapter one")
+    assert main(["validate", str(TALENT_PAGES), "--quarantine", str(mine)]) == 2
+    assert "is not an output of toolkit" in _one_error_line(capsys)
+    assert [path.name for path in mine.iterdir()] == ["thesis.tex"]
+
+
+@pytest.mark.parametrize("where", ["same", "inside", "around"])
+def test_the_quarantine_folder_may_not_overlap_an_input(
+    where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    (inputs / "page.txt").write_bytes(next(TALENT_PAGES.iterdir()).read_bytes())
+    folder = {"same": inputs, "inside": inputs / "q", "around": tmp_path}[where]
+    assert main(["validate", str(inputs), "--quarantine", str(folder)]) == 2
+    assert "must not overlap" in _one_error_line(capsys)
+    assert [path.name for path in inputs.iterdir()] == ["page.txt"]
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from toolkit import __version__
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.strip() == f"toolkit {__version__}"

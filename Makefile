@@ -1,5 +1,5 @@
 # Two commands do all the set-up on a fresh machine:
-#   make run    creates .venv, installs the toolkit, runs the whole job on sample_data/ (out/release/)
+#   make run    creates .venv, installs the toolkit (no dev tools), runs the whole job on sample_data/ (out/release/)
 #   make test   creates .venv, installs the toolkit with its dev tools, and runs ruff, mypy and pytest
 PYTHON ?= python3
 VENV := .venv
@@ -7,16 +7,21 @@ BIN := $(VENV)/bin
 
 .PHONY: run test lint bench sample-data clean
 
-$(BIN)/.installed: pyproject.toml
+# `make run` installs what the job needs (the toolkit and its pinned spaCy model); `make test` adds the dev tools.
+$(BIN)/.installed-run: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(BIN)/.installed: $(BIN)/.installed-run
 	$(BIN)/pip install --quiet -e '.[dev]'
 	# pycanon (the k-anonymity cross-check of tests/risk) pins exact versions of numpy and
 	# typing_extensions that conflict with spaCy and pydantic; its anonymity module needs only numpy and pandas.
 	$(BIN)/pip install --quiet --no-deps 'pycanon==1.3.6'
 	touch $@
 
-run: $(BIN)/.installed
+run: $(BIN)/.installed-run
 	$(BIN)/toolkit run sample_data --out out/release
 
 lint: $(BIN)/.installed

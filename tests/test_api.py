@@ -131,7 +131,7 @@ def _pandas_frame() -> object:
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: toolkit.scrub_frame(pl.DataFrame({"text": ["x"]}).lazy(), "text"), r"\.collect\(\)"),
+        (lambda: toolkit.scrub_frame(pl.DataFrame({"text": ["x"]}).lazy(), "text"), r"\.collect\(\)"),  # type: ignore[arg-type]
         (lambda: toolkit.scrub_frame(_pandas_frame(), "text"), "polars.from_pandas"),  # type: ignore[arg-type]
         (lambda: toolkit.scrub_frame({"text": ["x"]}, "text"), "polars DataFrame, not a dict"),  # type: ignore[arg-type]
         (lambda: toolkit.scrub_frame(pl.DataFrame({"n": [1]}), "n"), "holds Int64, not text"),

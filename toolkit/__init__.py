@@ -135,8 +135,11 @@ def validate(profiles: ProfileSet, rules_dir: PathLike | None = None) -> Validat
     (with a `failed_rules` column; private data), `.findings` what each rule found, `.failed` whether an
     error rule failed beyond its threshold."""
     from toolkit.quality import validate_tables
+    from toolkit.scrub.shapes import shown_as_is
 
-    return validate_tables(_profile_set(profiles), load_quality_rules(_folder(rules_dir, "rules_dir")))
+    folder = _folder(rules_dir, "rules_dir")
+    reveal = shown_as_is(load_privacy_rules(folder))
+    return validate_tables(_profile_set(profiles), load_quality_rules(folder), reveal=reveal)
 
 
 def _profile_set(profiles: object) -> ProfileSet:

@@ -186,7 +186,8 @@ def _validate(args: argparse.Namespace) -> Exit:
     from toolkit import pipeline
 
     parsing, quality = load_parsing_rules(args.rules), load_quality_rules(args.rules)
-    report = pipeline.validate(args.inputs, parsing, quality, quarantine_dir=args.quarantine)
+    privacy = load_privacy_rules(args.rules)
+    report = pipeline.validate(args.inputs, parsing, quality, quarantine_dir=args.quarantine, privacy=privacy)
     if args.report is not None:
         report.write(args.report)
     for line in report.summary_lines():

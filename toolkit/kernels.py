@@ -28,6 +28,7 @@ from toolkit.quality import Finding, validate_tables
 from toolkit.quality.findings import MAX_EXAMPLES
 from toolkit.rules import ParsingRules, PrivacyRules, QualityRules
 from toolkit.scrub import RELEASED_TABLES, Anonymized, ColumnAction, Keyring, anonymize
+from toolkit.scrub.shapes import shown_as_is
 from toolkit.verify import NameIndex, Verification, verify
 
 SUPPRESSION_REASON = "suppression_reason"
@@ -153,7 +154,7 @@ def process_batch(
 ) -> BatchResult:
     """Validate, scrub and verify one batch of whole profiles."""
     context = context or BatchContext()
-    validation = validate_tables(parsed, quality, context.repeated)
+    validation = validate_tables(parsed, quality, context.repeated, shown_as_is(privacy))
     valid = validation.valid
     anonymized, verification, release = scrub_and_verify(valid, privacy, keys, context.names)
     suppressed_ids = sorted(verification.suppressed)

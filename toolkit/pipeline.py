@@ -44,6 +44,7 @@ from toolkit.rules import (
     load_risk_rules,
 )
 from toolkit.scrub import Keyring, scrub_frame
+from toolkit.scrub.shapes import shown_as_is
 
 EXIT_CLEAN, EXIT_FINDINGS = int(Exit.CLEAN), int(Exit.FINDINGS)
 
@@ -98,14 +99,16 @@ def validate(
     parsing: ParsingRules,
     quality: QualityRules,
     quarantine_dir: Path | None = None,
+    privacy: PrivacyRules | None = None,
 ) -> Report:
-    """Load the inputs, run the quality rules, and write the quarantined rows (private) if asked."""
+    """Load the inputs, run the quality rules, and write the quarantined rows (private) if asked. With
+    the privacy policy, the report shows the values of columns it keeps (a degree, a skill) as they are."""
     if quarantine_dir is not None:
         check_outputs(inputs, {OutputKind.QUARANTINE: quarantine_dir})
     else:
         check_inputs(inputs)
     tables = load(inputs, parsing)
-    result = validate_tables(tables, quality)
+    result = validate_tables(tables, quality, reveal=shown_as_is(privacy) if privacy is not None else None)
     if quarantine_dir is not None:
         _publish_frames(result.quarantine, quarantine_dir, OutputKind.QUARANTINE)
     failed = result.failed or not tables.rejects.is_empty()

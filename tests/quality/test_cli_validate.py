@@ -69,7 +69,7 @@ def test_an_error_rule_exits_1_and_quarantines_privately(tmp_path: Path) -> None
     assert report["quality"]["passed"] is False
     assert report["counts"]["quarantined"]["skills"] == 1
     (errors,) = [f for f in report["quality"]["findings"] if f["severity"] == "error"]
-    assert (errors["rule"], errors["examples"]) == ("skills.score.range", [{"row": 0, "score": 42}])
+    assert (errors["rule"], errors["examples"]) == ("skills.score.range", [{"row": 1, "score": 42}])
     quarantined = pl.read_parquet(quarantine / "skills.parquet")
     assert quarantined.select("score", "failed_rules").rows() == [(42, ["skills.score.range"])]
     assert sorted(path.name for path in quarantine.iterdir()) == sorted(

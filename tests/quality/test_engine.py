@@ -16,7 +16,15 @@ from toolkit.errors import ToolkitError
 from toolkit.model import ProfileSet
 from toolkit.quality import mask, validate_tables
 from toolkit.quality.checks import CHECKS
-from toolkit.rules import CHECK_PARAMS, CheckKind, InRangeParams, MatchesParams, QualityRule, QualityRules
+from toolkit.rules import (
+    CHECK_PARAMS,
+    CheckKind,
+    InRangeParams,
+    MatchesParams,
+    PrivacyRules,
+    QualityRule,
+    QualityRules,
+)
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 
@@ -26,22 +34,67 @@ def test_the_seed_lookalikes_give_the_seeds_findings(quality_rules: QualityRules
     result = validate_tables(tables, quality_rules)
     found = {(f.rule, f.severity, f.rows): f.examples for f in result.findings}
     assert found == {
-        ("profiles.declared_skills.agrees", "warning", 1): [{"row": 0, "declared_skills": 9, "listed": 7}],
+        ("profiles.declared_skills.agrees", "warning", 1): [{"row": 1, "declared_skills": 9, "listed": 7}],
         ("profiles.declared_programming_languages.agrees", "warning", 1): [
-            {"row": 0, "declared_programming_languages": 3, "listed": 0}
+            {"row": 1, "declared_programming_languages": 3, "listed": 0}
         ],
         ("profiles.declared_contributions.agrees", "warning", 1): [
-            {"row": 0, "declared_contributions": 4, "listed": 2}
+            {"row": 1, "declared_contributions": 4, "listed": 2}
         ],
         ("education.degree.written_once", "warning", 1): [
             {
-                "row": 0,
+                "row": 1,
                 "degree": "Xxxxxx xx Xxxxxxxxxx (Xx.X.)",
                 "field": "Xxxxxxxx Xxxxxxxxxxx, Xxxxxx xx Xxxxxxxx…",
             }
         ],
     }
     assert not result.failed
+
+
+def test_examples_show_values_the_policy_keeps_and_mask_the_others(
+    quality_rules: QualityRules, privacy_rules: PrivacyRules
+) -> None:
+    from toolkit.scrub.shapes import shown_as_is
+
+    tables = toolkit.parse([FIXTURES / "talent_page_lookalike.txt"])
+    degree, field = tables.education.row(0)[1:3]
+    contact = "Signal: quietkoala77"
+    misplaced = tables.education.with_columns(
+        pl.lit(contact).alias("degree"), pl.lit(f"CS, {contact}, CS").alias("field")
+    )
+    frames = dict(tables.tables())
+    reveal = shown_as_is(privacy_rules)
+    for education, shown in [(tables.education, degree), (misplaced, "Xxxxxx: xxxxxxxxxx99")]:
+        frames["education"] = education
+        result = validate_tables(ProfileSet.from_frames(frames), quality_rules, reveal=reveal)
+        twice = next(f for f in result.findings if f.rule == "education.degree.written_once")
+        assert twice.examples[0]["degree"] == shown
+    warnings = [finding.to_json() for finding in result.findings if finding.severity == "warning"]
+    assert warnings
+    assert {finding["beyond_threshold"] for finding in warnings} == {False}
+
+
+@pytest.mark.parametrize(
+    ("table", "column", "value", "shown"),
+    [
+        ("education", "degree", "Master of Science (M.Sc.)", True),
+        ("education", "degree", "PhD supervised by Ada Byron", False),
+        ("skills", "score", 7, True),
+        ("skills", "skill", "python", True),
+        ("profiles", "summary", "Builds compilers", False),
+        ("profiles", "name", "Ada Byron", False),
+        ("profiles", "badges", ["Top School"], True),
+        ("profiles", "badges", ["Top School", "ada.byron@example.org"], False),
+        ("profiles", "no_such_column", "x", False),
+    ],
+)
+def test_shown_as_is_follows_the_policy(
+    table: str, column: str, value: object, shown: bool, privacy_rules: PrivacyRules
+) -> None:
+    from toolkit.scrub.shapes import shown_as_is
+
+    assert shown_as_is(privacy_rules)(table, column, value) is shown
 
 
 def test_every_check_kind_has_exactly_one_implementation() -> None:

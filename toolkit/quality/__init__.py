@@ -13,12 +13,12 @@ from dataclasses import dataclass
 import polars as pl
 
 from toolkit.model import ProfileSet, empty_frame
-from toolkit.quality.findings import Finding, finding_for
+from toolkit.quality.findings import Finding, Reveal, finding_for
 from toolkit.quality.schemas import RuleFailures, check_contract, run_rules
 from toolkit.rules import QualityRules
 from toolkit.text import mask
 
-__all__ = ["PARENT_QUARANTINED", "Finding", "ValidationResult", "mask", "validate_tables"]
+__all__ = ["PARENT_QUARANTINED", "Finding", "Reveal", "ValidationResult", "mask", "validate_tables"]
 
 PARENT_QUARANTINED = "parent_quarantined"
 """Listed in `failed_rules` of a child row whose profile was quarantined (it would be an orphan)."""
@@ -46,13 +46,17 @@ class ValidationResult:
 
 
 def validate_tables(
-    tables: ProfileSet, rules: QualityRules, repeated: Mapping[str, pl.Series] | None = None
+    tables: ProfileSet,
+    rules: QualityRules,
+    repeated: Mapping[str, pl.Series] | None = None,
+    reveal: Reveal | None = None,
 ) -> ValidationResult:
     """Run every quality rule on every table and split each table into valid and quarantined rows.
 
     `repeated` is what a dataset-wide pass found for the `unique` rules of a batch: rule id -> rows of
     this batch whose key an earlier batch already holds. They fail the rule as a repeat inside the batch
-    would, so a batch gives what the whole dataset in one batch would have given.
+    would, so a batch gives what the whole dataset in one batch would have given. `reveal` says which
+    values the findings' examples may show as they are (without it, every text is masked).
     """
     frames = dict(tables.tables())
     findings: list[Finding] = []
@@ -76,7 +80,7 @@ def validate_tables(
                 failures = RuleFailures(failures.rule, failures.plan, rows)
             if failures.rows.is_empty():
                 continue
-            findings.append(finding_for(failures, frame))
+            findings.append(finding_for(failures, frame, reveal))
             if failures.rule.severity == "error":
                 failed_rules[table].append(_pairs(failures.rows, failures.rule.id))
     valid, quarantine = _split(frames, failed_rules)

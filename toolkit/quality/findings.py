@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,12 +30,13 @@ class Finding:
 
     @property
     def beyond_threshold(self) -> bool:
-        return self.rows > self.tolerated
+        """An error rule that failed on more rows than it tolerates; a warning has no threshold."""
+        return self.severity == "error" and self.rows > self.tolerated
 
     @property
     def fails_job(self) -> bool:
         """An error rule that failed on more rows than its threshold tolerates."""
-        return self.severity == "error" and self.beyond_threshold
+        return self.beyond_threshold
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -58,19 +60,28 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def finding_for(failures: RuleFailures, frame: pl.DataFrame) -> Finding:
-    """A finding from the failing rows of one rule, with masked examples from the first of them."""
+Reveal = Callable[[str, str, object], bool]
+"""Whether a value of (table, column) may be shown as it is in a report; other text is masked."""
+
+
+def finding_for(failures: RuleFailures, frame: pl.DataFrame, reveal: Reveal | None = None) -> Finding:
+    """A finding from the failing rows of one rule, with examples from the first of them: `row` counts
+    the table's rows from 1, in input order (as `toolkit check` counts a file's rows); a value of the
+    rule's columns is masked unless `reveal` says it may be shown."""
     rule = failures.rule
     first = failures.rows.head(MAX_EXAMPLES)
     shown = frame.select(
         *rule.columns,
         *([failures.plan.detail] if failures.plan.detail is not None else []),
     )[first]
+
+    def masked(column: str, value: Any) -> Any:
+        if column not in rule.columns or (reveal is not None and reveal(rule.table, column, value)):
+            return value
+        return mask(value)
+
     examples = [
-        {
-            "row": int(row),
-            **{key: mask(value) if key in rule.columns else value for key, value in values.items()},
-        }
+        {"row": int(row) + 1, **{key: masked(key, value) for key, value in values.items()}}
         for row, values in zip(first, shown.iter_rows(named=True), strict=True)
     ]
     return Finding(

@@ -34,3 +34,32 @@ def shape_test(name: str, rules: PrivacyRules) -> Callable[[str], bool]:
     assert shape.pattern is not None
     pattern = regex.compile(shape.pattern)
     return lru_cache(maxsize=1 << 14)(lambda value: pattern.fullmatch(value) is not None)
+
+
+def shown_as_is(rules: PrivacyRules) -> Callable[[str, str, object], bool]:
+    """Whether a report may show a value of (table, column) as it is, unmasked: only where the policy
+    keeps the column (a `keep` column holds the toolkit's labels and counts; a `keep:<shape>` column only
+    while the value, or every item of a list, has its shape). Anything else may be personal."""
+    tests: dict[tuple[str, str], Callable[[str], bool] | None] = {}
+
+    def test(table: str, column: str) -> Callable[[str], bool] | None:
+        if (table, column) not in tests:
+            columns = rules.policy.tables.get(table, {})  # type: ignore[call-overload]
+            policy = rules.policy.column(table, column) if column in columns else None
+            kept = policy is not None and policy.action == "keep"
+            if not kept:
+                tests[table, column] = None
+            elif policy is not None and policy.shape is not None:
+                tests[table, column] = shape_test(policy.shape, rules)
+            else:
+                tests[table, column] = lambda _: True
+        return tests[table, column]
+
+    def shown(table: str, column: str, value: object) -> bool:
+        has_shape = test(table, column)
+        if has_shape is None:
+            return False
+        items = value if isinstance(value, list) else [value]
+        return all(item is None or has_shape(str(item)) for item in items)
+
+    return shown

@@ -7,6 +7,7 @@ folder overrides them (users copy `rules/` and edit it).
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from enum import StrEnum
@@ -109,9 +110,24 @@ def _load(rules_dir: Path, name: str, model: type[_M]) -> _M:
     try:
         return model.model_validate(raw)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        key = ".".join(str(part) for part in first["loc"]) or "(top level)"
-        raise RulesError(shown, key, first["msg"] + _rule_named(raw, first["loc"])) from None
+        loc, problem = _first_problem(exc)
+        key = ".".join(str(part) for part in loc) or "(top level)"
+        raise RulesError(shown, key, problem + _rule_named(raw, loc)) from None
+
+
+def _first_problem(exc: ValidationError) -> tuple[tuple[int | str, ...], str]:
+    """The error to show first: an unknown key explains a missing one beside it (`severty:` is why
+    `severity` is missing), so it comes first, with the known key it is closest to."""
+    errors = exc.errors()
+    unknown = [error for error in errors if error["type"] == "extra_forbidden"]
+    if not unknown:
+        return tuple(errors[0]["loc"]), errors[0]["msg"]
+    loc = tuple(unknown[0]["loc"])
+    missing = [
+        str(e["loc"][-1]) for e in errors if e["type"] == "missing" and tuple(e["loc"][:-1]) == loc[:-1]
+    ]
+    close = difflib.get_close_matches(str(loc[-1]), missing, n=1, cutoff=0.6) or missing[:1]
+    return loc, "unknown key" + (f" (did you mean {close[0]}?)" if close else "")
 
 
 def _rule_named(raw: dict[str, Any], loc: tuple[int | str, ...]) -> str:
@@ -314,9 +330,9 @@ def load_quality_rules(rules_dir: Path | None = None) -> QualityRules:
         try:
             params = CHECK_PARAMS[rule.check].model_validate(rule.params or {})
         except ValidationError as exc:
-            first = exc.errors()[0]
-            key = ".".join(str(part) for part in (where, "params", *first["loc"]))
-            raise RulesError(shown, key, first["msg"] + named) from None
+            loc, problem = _first_problem(exc)
+            key = ".".join(str(part) for part in (where, "params", *loc))
+            raise RulesError(shown, key, problem + named) from None
         if isinstance(params, ReferencesParams) and params.column not in TABLE_SCHEMAS[params.table]:
             raise RulesError(shown, f"{where}.params.column", f"not in table {params.table}{named}")
         for column in getattr(params, "when", {}) | getattr(params, "where", {}):

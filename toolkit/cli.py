@@ -112,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     scrub.add_argument(
         "--out", type=Path, required=True, metavar="FILE", help="scrubbed table, same format by extension"
     )
+    scrub.add_argument("--report", type=Path, metavar="FILE", help="write the JSON report here")
     add_key_option(scrub)
     add_json_option(scrub)
     add_rules_option(scrub)
@@ -144,14 +145,30 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--baseline",
         type=Path,
-        default=Path(".pii-baseline.json"),
+        default=None,
         metavar="FILE",
-        help="accepted findings (default: .pii-baseline.json)",
+        help="accepted findings (default: .pii-baseline.json at the repository's root)",
     )
     parser.add_argument(
-        "--update-baseline", action="store_true", help="accept every current finding into the baseline"
+        "--update-baseline",
+        action="store_true",
+        help="accept the findings of the files scanned now into the baseline, keeping those of other files",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("text", "json", "sarif"),
+        default="text",
+        help="report as lines (default), a JSON envelope, or a SARIF 2.1.0 log",
+    )
+    parser.add_argument(
+        "--delimiter",
+        type=_delimiter,
+        default="auto",
+        metavar="SEP",
+        help="of CSV and TSV files: , ; | tab, or auto (default: sniffed, else , for .csv and tab for .tsv)",
     )
     add_rules_option(parser)
+    add_rules_from_repo_option(parser)
 
 
 def add_key_option(parser: argparse.ArgumentParser) -> None:
@@ -221,37 +238,125 @@ def _run(args: argparse.Namespace) -> Exit:
 
 def _scrub(args: argparse.Namespace) -> Exit:
     from toolkit import pipeline
+    from toolkit.publish import write_json
 
-    summary = pipeline.scrub_file(
+    report = pipeline.scrub_file(
         args.file, args.out, args.text_columns, load_privacy_rules(args.rules), _keyring(args.key_file)
     )
+    if args.report is not None:
+        write_json(args.report, report)
     if args.json:
-        print(json.dumps(summary, ensure_ascii=False))
-    else:
-        replaced = (
-            ", ".join(f"{entity}: {n}" for entity, n in summary["entities_replaced"].items()) or "nothing"
+        print(json.dumps(report, ensure_ascii=False))
+        return Exit(report["exit_code"])
+    replaced = ", ".join(f"{entity}: {n}" for entity, n in report["entities_replaced"].items()) or "nothing"
+    print(f"scrubbed {_count_of(report['rows'], 'row')} of {args.file} into {args.out}; replaced {replaced}")
+    verification = report["verification"]
+    for hit in verification["hits"]:
+        values = _count_of(hit["values"], "value")
+        print(f"LEAK    {hit['column']}: {hit['kind']} in {values}", file=sys.stderr)
+    if verification["values_withheld"]:
+        values = _count_of(verification["values_withheld"], "value")
+        print(
+            f"the leak check still found personal data in {values} after scrubbing: "
+            f"written as {pipeline.WITHHELD}",
+            file=sys.stderr,
         )
-        print(f"scrubbed {summary['rows']} rows of {args.file} into {args.out}; replaced {replaced}")
-    return Exit.CLEAN
+    return Exit(report["exit_code"])
+
+
+def _count_of(count: int, noun: str) -> str:
+    """'1 row', '2 rows'."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def add_rules_from_repo_option(parser: argparse.ArgumentParser) -> None:
+    """`--rules-from-repo`, which the pre-commit hooks pass: see `rules_dir`."""
+    parser.add_argument(
+        "--rules-from-repo",
+        action="store_true",
+        help="use the rules/ folder at the git repository's root when it holds toolkit rules "
+        "(--rules and TOOLKIT_RULES win over it)",
+    )
+
+
+def rules_dir(args: argparse.Namespace) -> Path | None:
+    """The rules folder a command reads: `--rules`; else, with `--rules-from-repo` and no `TOOLKIT_RULES`,
+    `<git root>/rules` when it is a toolkit rules folder (used whole: a file it lacks is an error naming
+    it); else None, the defaults."""
+    if args.rules is not None:
+        return Path(args.rules)
+    if getattr(args, "rules_from_repo", False) and not os.environ.get("TOOLKIT_RULES"):
+        from toolkit.check import repo_rules_dir
+
+        return repo_rules_dir()
+    return None
+
+
+def _delimiter(text: str) -> str:
+    from toolkit.tabular import DELIMITER_NAMES
+
+    if text not in DELIMITER_NAMES:
+        raise argparse.ArgumentTypeError(f"not one of: auto , ; | tab (got {text!r})")
+    return text
+
+
+def _emit(lines: Sequence[str]) -> bool:
+    """Print the lines; False when the reader went away (`toolkit check | head -1`). Then the rest of the
+    output goes to the null device, as the Python documentation recommends, so that neither this nor the
+    final flush in `entry` reports a broken pipe."""
+    try:
+        for line in lines:
+            print(line)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return False
+    return True
 
 
 def _check(args: argparse.Namespace) -> Exit:
-    from toolkit.check import Scanner, load_baseline, not_in_baseline, write_baseline
+    from toolkit.check import (
+        BASELINE_NAME,
+        UNREADABLE,
+        Baseline,
+        Scanner,
+        Workspace,
+        plural,
+        report_json,
+        report_sarif,
+    )
+    from toolkit.errors import UsageError
 
-    scanner = Scanner(load_privacy_rules(args.rules), load_allowed_values(args.rules), deep=args.deep)
-    findings = scanner.scan(args.files)
+    if args.update_baseline and args.format != "text":
+        raise UsageError("--update-baseline writes the baseline and reports no findings: drop --format")
+    workspace = Workspace.here()
+    files = workspace.files(args.files)
+    baseline = Baseline.load(
+        args.baseline if args.baseline is not None else workspace.root / BASELINE_NAME,
+        migrate=args.update_baseline,
+    )
+    rules = rules_dir(args)
+    scanner = Scanner(load_privacy_rules(rules), load_allowed_values(rules), args.deep, workspace)
+    findings = scanner.scan(files, delimiter=args.delimiter)
     if args.update_baseline:
-        write_baseline(args.baseline, findings)
-        print(f"accepted {len(findings)} findings into {args.baseline}")
-        return Exit.CLEAN
-    new = not_in_baseline(findings, load_baseline(args.baseline))
-    for finding in new:
-        print(finding.line())
-    if new:
-        print(
-            f"personal data found: {len(new)} findings in {len({f.path for f in new})} files", file=sys.stderr
-        )
-    return Exit.FINDINGS if new else Exit.CLEAN
+        summary = baseline.update(findings, {workspace.relative(path) for path in files}, workspace)
+        baseline.write()
+        unreadable = [f for f in findings if f.entity == UNREADABLE]
+        _emit([f.line_text() for f in unreadable] + [summary])
+        return Exit.FINDINGS if unreadable else Exit.CLEAN
+    new = baseline.new(findings)
+    code = Exit.FINDINGS if new else Exit.CLEAN
+    if args.format == "json":
+        envelope = report_json(new, len(files), len(findings) - len(new), int(code))
+        _emit([json.dumps(envelope, ensure_ascii=False, indent=2)])
+    elif args.format == "sarif":
+        _emit([json.dumps(report_sarif(new, baseline), ensure_ascii=False, indent=2)])
+    elif _emit([f.line_text() for f in new]) and new:
+        found = f"{plural(len(new), 'finding')} in {plural(len({f.uri for f in new}), 'file')}"
+        print(f"personal data found: {found}", file=sys.stderr)
+    return code
 
 
 def _lint_rules(args: argparse.Namespace) -> Exit:
@@ -259,12 +364,13 @@ def _lint_rules(args: argparse.Namespace) -> Exit:
     from toolkit.quality import validate_tables
     from toolkit.scrub.engine import check_model
 
-    load_parsing_rules(args.rules)
-    privacy = load_privacy_rules(args.rules)
+    rules = rules_dir(args)
+    load_parsing_rules(rules)
+    privacy = load_privacy_rules(rules)
     check_model(privacy.policy.nlp)  # an NER model that is not installed would fail the first job
-    load_risk_rules(args.rules)
-    load_allowed_values(args.rules)
-    quality = load_quality_rules(args.rules)
+    load_risk_rules(rules)
+    load_allowed_values(rules)
+    quality = load_quality_rules(rules)
     validate_tables(ProfileSet.from_frames({}), quality)  # compiles every rule to pandera and runs it
     print(f"rules are valid: {len(quality.rules)} quality rules compile, the NER model loads")
     return Exit.CLEAN

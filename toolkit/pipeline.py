@@ -11,6 +11,7 @@ from typing import Any
 
 import polars as pl
 
+from toolkit._version import __version__
 from toolkit.driver import (
     JobOutcome,
     JobRules,
@@ -45,6 +46,7 @@ from toolkit.rules import (
 )
 from toolkit.scrub import Keyring, scrub_frame
 from toolkit.scrub.shapes import shown_as_is
+from toolkit.suspicious import SHAPE_ENTITIES, suspicious
 
 EXIT_CLEAN, EXIT_FINDINGS = int(Exit.CLEAN), int(Exit.FINDINGS)
 
@@ -192,10 +194,20 @@ def run(
     return envelopes["release"]
 
 
+SCRUB_REPORT_VERSION = 1
+WITHHELD = "<WITHHELD>"
+"""What a scrubbed cell becomes when the leak check still finds a contact shape in it."""
+
+
 def scrub_file(
     source: Path, target: Path, text_columns: Sequence[str], privacy: PrivacyRules, keys: Keyring
 ) -> dict[str, Any]:
-    """Scrub the free-text columns of one table file into `target`; a summary of what was replaced."""
+    """Scrub the free-text columns of one table file into `target`, and check what was written.
+
+    The check is verification's own shapes of contacts and personal details (`toolkit.suspicious`,
+    written apart from the scrubber's recognizers): a scrubbed cell that still holds one is written as
+    `<WITHHELD>` and counted, never as it is, and the report's `exit_code` is then 1 (findings). Returns
+    the report envelope (versioned; counts only, no value of the table)."""
     frame = read_table(source)
     missing = [column for column in text_columns if column not in frame.columns]
     if missing:
@@ -206,12 +218,16 @@ def scrub_file(
     if source.resolve() == target.resolve():
         raise UsageError(f"{target}: write the scrubbed table to a new file, not over its source")
     scrubbed, entities = scrub_frame(frame, list(text_columns), privacy, keys)
+    scrubbed, hits = _withhold_leaks(scrubbed, text_columns)
     write_table(scrubbed, target)
     changed = {
         column: int(frame.get_column(column).ne_missing(scrubbed.get_column(column)).sum())
         for column in text_columns
     }
+    withheld = sum(hits.values())
     return {
+        "report_version": SCRUB_REPORT_VERSION,
+        "tool": {"name": "toolkit", "version": __version__},
         "command": "scrub",
         "source": str(source),
         "output": str(target),
@@ -220,4 +236,30 @@ def scrub_file(
         "values_changed": changed,
         "entities_replaced": dict(sorted(entities.items())),
         "key": {"source": keys.source, "linkable_across_runs": keys.linkable_across_runs},
+        "verification": {
+            "values_checked": sum(scrubbed.get_column(column).drop_nulls().len() for column in text_columns),
+            "shapes": list(SHAPE_ENTITIES),
+            "values_withheld": withheld,
+            "hits": [
+                {"column": column, "kind": kind, "values": count}
+                for (column, kind), count in sorted(hits.items())
+            ],
+        },
+        "exit_code": EXIT_FINDINGS if withheld else EXIT_CLEAN,
     }
+
+
+def _withhold_leaks(
+    frame: pl.DataFrame, text_columns: Sequence[str]
+) -> tuple[pl.DataFrame, Counter[tuple[str, str]]]:
+    hits: Counter[tuple[str, str]] = Counter()
+    columns = []
+    for column in text_columns:
+        values = frame.get_column(column).to_list()
+        for row, value in enumerate(values):
+            kind = suspicious(value) if value is not None else None
+            if kind is not None:
+                hits[column, kind] += 1
+                values[row] = WITHHELD
+        columns.append(pl.Series(column, values, dtype=pl.String))
+    return frame.with_columns(columns), hits

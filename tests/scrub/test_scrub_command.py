@@ -84,3 +84,42 @@ def test_json_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     summary = json.loads(capsys.readouterr().out)
     assert summary["values_changed"] == {"text": 1}
     assert summary["entities_replaced"] == {"EMAIL_ADDRESS": 1}
+
+
+def test_the_report_file_is_the_json_envelope(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source, report = tmp_path / "in.csv", tmp_path / "report.json"
+    source.write_text("text\nMail ada.byron@example.org\nKafka\n")
+    assert main(["scrub", str(source), "--text-column", "text", "--out", str(tmp_path / "o.csv"),
+                 "--report", str(report)]) == 0  # fmt: skip
+    envelope = json.loads(report.read_text())
+    assert envelope["report_version"] == 1
+    assert envelope["verification"]["values_checked"] == 2
+    assert envelope["verification"]["values_withheld"] == 0
+    assert envelope["exit_code"] == 0
+    assert "ada.byron" not in report.read_text()
+    assert capsys.readouterr().out.startswith("scrubbed 2 rows of ")
+
+
+def test_a_value_the_scrubber_missed_is_withheld_by_the_leak_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolkit import pipeline
+
+    monkeypatch.setattr(pipeline, "scrub_frame", lambda frame, *_: (frame, {}))  # a scrubber that misses all
+    source, target = tmp_path / "in.csv", tmp_path / "o.csv"
+    source.write_text("id,text\n1,Mail ada.byron@example.org\n2,Kafka and Triton\n3,call +44 20 7946 0958\n")
+    assert main(["scrub", str(source), "--text-column", "text", "--out", str(target), "--json"]) == 1
+    out = capsys.readouterr()
+    envelope = json.loads(out.out)
+    assert envelope["verification"]["values_withheld"] == 2
+    assert envelope["verification"]["hits"] == [
+        {"column": "text", "kind": "EMAIL_ADDRESS", "values": 1},
+        {"column": "text", "kind": "PHONE_NUMBER", "values": 1},
+    ]
+    written = pl.read_csv(target, infer_schema=False)
+    assert written["text"].to_list() == [pipeline.WITHHELD, "Kafka and Triton", pipeline.WITHHELD]
+    assert written["id"].to_list() == ["1", "2", "3"]
+    assert main(["scrub", str(source), "--text-column", "text", "--out", str(target)]) == 1
+    err = capsys.readouterr().err
+    assert "LEAK    text: EMAIL_ADDRESS in 1 value" in err
+    assert "found personal data in 2 values after scrubbing" in err

@@ -183,7 +183,8 @@ class Release:
 
     def write(self, folder: PathLike) -> None:
         """Write `<table>.parquet` files, all at once (through a staging folder renamed into place);
-        raises `ToolkitError` instead when the release is not safe."""
+        raises `ToolkitError` instead when the release is not safe. The tables only: the report and the
+        card are what `toolkit.run` writes."""
         _write_release(self, _folder(folder, "folder") or Path())
 
 
@@ -201,7 +202,6 @@ def _write_release(release: Release, folder: Path) -> None:
     stage = staging_for(folder)
     write_frames(release.tables, stage)
     mark(stage, OutputKind.RELEASE)
-    (stage / "report.json").write_text('{"written": true}\n', encoding="utf-8")
     publish(stage, folder)
 
 

@@ -114,3 +114,22 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--version"])
     assert exit_.value.code == 0
     assert capsys.readouterr().out.strip() == f"toolkit {__version__}"
+
+
+@pytest.mark.usefixtures("pseudonymize_only")
+def test_the_release_report_names_no_input_and_no_rejected_file(tmp_path: Path) -> None:
+    inputs = tmp_path / "Grace Hopper files"
+    inputs.mkdir()
+    for page in sorted(TALENT_PAGES.iterdir())[:3]:
+        (inputs / page.name).write_bytes(page.read_bytes())
+    (inputs / "Grace_Hopper_cover_letter.txt").write_text("Dear hiring team, I write to apply.\n")
+    out = tmp_path / "release"
+    assert main(["run", str(inputs), "--out", str(out), "--jobs", "1"]) == 1  # one input rejected
+    released = (out / "report.json").read_text(encoding="utf-8")
+    assert json.loads(released)["counts"]["rejected_by_reason"] == {"unknown_layout": 1}
+    for text in (released, *((out / name).read_text() for name in ("README.md", "report.html"))):
+        assert "Grace" not in text
+        assert "Hopper" not in text
+        assert str(tmp_path) not in text.replace(str(out), "")
+    private = (tmp_path / "release.private" / "report.json").read_text(encoding="utf-8")
+    assert "Grace_Hopper_cover_letter.txt" in private

@@ -27,3 +27,23 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert ci.strip().splitlines()[-1] == "make test"
     assert "make test" in README
     assert "make run" in README
+
+
+def test_the_wheel_carries_the_rules_the_templates_and_the_command(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    import zipfile
+
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(tmp_path), str(REPO)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert built.returncode == 0, built.stderr
+    (wheel,) = tmp_path.glob("toolkit-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for packaged in ("toolkit/_rules/privacy.yaml", "toolkit/templates/card.md.j2", "toolkit/py.typed"):
+        assert packaged in names
+    entry_points = next(name for name in names if name.endswith("entry_points.txt"))
+    assert "toolkit = toolkit.cli:entry" in zipfile.ZipFile(wheel).read(entry_points).decode()

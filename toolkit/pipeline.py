@@ -12,6 +12,7 @@ from typing import Any
 import polars as pl
 
 from toolkit._version import __version__
+from toolkit.card import render_card
 from toolkit.driver import (
     JobOutcome,
     JobRules,
@@ -164,7 +165,8 @@ def run(
 ) -> dict[str, Any]:
     """The whole job (see `toolkit.driver`): the release's report envelope.
 
-    The release (`out_dir/<table>.parquet` and `report.json`) is published only when the persons
+    The release (`out_dir/<table>.parquet`, `report.json`, and the card rendered from it: `README.md`
+    and `report.html`) is published only when the persons
     verification suppressed stay within its budget and the risk pass meets every view's target within
     its own; either way the private folder (default
     `<out>.private`) gets its own report (inputs and rejected paths included), the quarantined and
@@ -180,6 +182,8 @@ def run(
         envelopes["private"] = job_envelope(outcome, keys, shown, inputs=inputs)
         write_json(private_stage / "report.json", envelopes["private"])
         if outcome.written:
+            for name, text in render_card(envelopes["release"]).items():
+                (release_stage / name).write_text(text, encoding="utf-8")
             write_json(release_stage / "report.json", envelopes["release"])
 
     run_job(

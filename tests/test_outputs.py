@@ -133,3 +133,17 @@ def test_the_release_report_names_no_input_and_no_rejected_file(tmp_path: Path) 
         assert str(tmp_path) not in text.replace(str(out), "")
     private = (tmp_path / "release.private" / "report.json").read_text(encoding="utf-8")
     assert "Grace_Hopper_cover_letter.txt" in private
+
+
+@pytest.mark.parametrize("where", ["over", "inside"])
+def test_the_validate_report_may_not_go_over_or_inside_an_input(
+    where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    page = inputs / "page.txt"
+    page.write_bytes(next(TALENT_PAGES.iterdir()).read_bytes())
+    report = page if where == "over" else inputs / "report.json"
+    assert main(["validate", str(inputs if where == "inside" else page), "--report", str(report)]) == 2
+    assert "must not be written over or inside the input" in _one_error_line(capsys)
+    assert [path.name for path in inputs.iterdir()] == ["page.txt"]

@@ -204,7 +204,9 @@ def _validate(args: argparse.Namespace) -> Exit:
 
     parsing, quality = load_parsing_rules(args.rules), load_quality_rules(args.rules)
     privacy = load_privacy_rules(args.rules)
-    report = pipeline.validate(args.inputs, parsing, quality, quarantine_dir=args.quarantine, privacy=privacy)
+    report = pipeline.validate(
+        args.inputs, parsing, quality, args.quarantine, privacy=privacy, report_file=args.report
+    )
     if args.report is not None:
         report.write(args.report)
     for line in report.summary_lines():

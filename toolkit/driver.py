@@ -634,6 +634,16 @@ def check_inputs(inputs: Sequence[str]) -> None:
         raise UsageError(f"no such file or folder: {shown}")
 
 
+def check_report_file(inputs: Sequence[str], report: Path) -> None:
+    """A report file is not an input and does not go inside an input folder (the next run would read
+    it as one)."""
+    resolved = report.resolve()
+    for given in inputs:
+        source = Path(given).resolve()
+        if resolved == source or source in resolved.parents:
+            raise UsageError(f"the report {report} must not be written over or inside the input {given}")
+
+
 def check_outputs(inputs: Sequence[str], outputs: dict[OutputKind, Path]) -> None:
     """Every input exists, and no output may be the current folder, hold an input or lie inside one, or
     be someone's folder or an output of another kind."""

@@ -19,6 +19,7 @@ from toolkit.driver import (
     JobSettings,
     check_inputs,
     check_outputs,
+    check_report_file,
     parse_job,
     run_job,
 )
@@ -103,13 +104,17 @@ def validate(
     quality: QualityRules,
     quarantine_dir: Path | None = None,
     privacy: PrivacyRules | None = None,
+    report_file: Path | None = None,
 ) -> Report:
-    """Load the inputs, run the quality rules, and write the quarantined rows (private) if asked. With
+    """Load the inputs, run the quality rules, and write the quarantined rows (private) if asked
+    (`report_file`, where the caller will write the report, is only checked against the inputs). With
     the privacy policy, the report shows the values of columns it keeps (a degree, a skill) as they are."""
     if quarantine_dir is not None:
         check_outputs(inputs, {OutputKind.QUARANTINE: quarantine_dir})
     else:
         check_inputs(inputs)
+    if report_file is not None:
+        check_report_file(inputs, report_file)
     tables = load(inputs, parsing)
     result = validate_tables(tables, quality, reveal=shown_as_is(privacy) if privacy is not None else None)
     if quarantine_dir is not None:

@@ -73,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="write rows that failed an error rule here, with their rule ids (private data)",
     )
     add_rules_option(validate)
+    add_rules_from_repo_option(validate)
 
     run = commands.add_parser("run", help="the whole job: parse, validate, scrub, verify, write a release")
     run.add_argument("inputs", nargs="+", metavar="INPUT", help="raw files or folders, or one parsed folder")
@@ -122,6 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     lint = commands.add_parser("lint-rules", help="load every rules file and compile the quality rules")
     add_rules_option(lint)
+    add_rules_from_repo_option(lint)
     return parser
 
 
@@ -202,8 +204,9 @@ def _parse(args: argparse.Namespace) -> Exit:
 def _validate(args: argparse.Namespace) -> Exit:
     from toolkit import pipeline
 
-    parsing, quality = load_parsing_rules(args.rules), load_quality_rules(args.rules)
-    privacy = load_privacy_rules(args.rules)
+    rules = rules_dir(args)
+    parsing, quality = load_parsing_rules(rules), load_quality_rules(rules)
+    privacy = load_privacy_rules(rules)
     report = pipeline.validate(
         args.inputs, parsing, quality, args.quarantine, privacy=privacy, report_file=args.report
     )

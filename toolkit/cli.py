@@ -114,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--out", type=Path, required=True, metavar="FILE", help="scrubbed table, same format by extension"
     )
     scrub.add_argument("--report", type=Path, metavar="FILE", help="write the JSON report here")
+    add_delimiter_option(scrub)
     add_key_option(scrub)
     add_json_option(scrub)
     add_rules_option(scrub)
@@ -162,6 +163,12 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
         default="text",
         help="report as lines (default), a JSON envelope, or a SARIF 2.1.0 log",
     )
+    add_delimiter_option(parser)
+    add_rules_option(parser)
+    add_rules_from_repo_option(parser)
+
+
+def add_delimiter_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--delimiter",
         type=_delimiter,
@@ -169,8 +176,6 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SEP",
         help="of CSV and TSV files: , ; | tab, or auto (default: sniffed, else , for .csv and tab for .tsv)",
     )
-    add_rules_option(parser)
-    add_rules_from_repo_option(parser)
 
 
 def add_key_option(parser: argparse.ArgumentParser) -> None:
@@ -246,7 +251,12 @@ def _scrub(args: argparse.Namespace) -> Exit:
     from toolkit.publish import write_json
 
     report = pipeline.scrub_file(
-        args.file, args.out, args.text_columns, load_privacy_rules(args.rules), _keyring(args.key_file)
+        args.file,
+        args.out,
+        args.text_columns,
+        load_privacy_rules(args.rules),
+        _keyring(args.key_file),
+        delimiter=args.delimiter,
     )
     if args.report is not None:
         write_json(args.report, report)

@@ -11,6 +11,7 @@ import polars as pl
 
 from toolkit.errors import RejectReason, UsageError
 from toolkit.model import TABLE_SCHEMAS, ProfileSet, empty_frame
+from toolkit.tabular import read_delimited
 
 _NOT_REGULAR = "not a regular file or folder"
 
@@ -185,12 +186,14 @@ def table_format(path: Path) -> str:
     return fmt
 
 
-def read_table(path: Path) -> pl.DataFrame:
-    """A CSV/TSV (every column read as text, so values round-trip unchanged), JSONL or Parquet table."""
+def read_table(path: Path, delimiter: str = "auto") -> pl.DataFrame:
+    """A delimited (CSV, TSV: every column read as text, so values round-trip unchanged; `delimiter` as in
+    `toolkit.tabular`, sniffed by default; a short row or a repeated header is a `UsageError` naming the
+    line), JSONL or Parquet table."""
     fmt = table_format(path)
+    if fmt in ("csv", "tsv"):
+        return read_delimited(path, delimiter)
     try:
-        if fmt in ("csv", "tsv"):
-            return pl.read_csv(path, separator="\t" if fmt == "tsv" else ",", infer_schema=False)
         if fmt == "jsonl":
             return pl.read_ndjson(path)
         return pl.read_parquet(path)
@@ -199,13 +202,14 @@ def read_table(path: Path) -> pl.DataFrame:
         raise UsageError(f"{path}: cannot be read as {fmt} ({problem})") from None
 
 
-def write_table(frame: pl.DataFrame, path: Path) -> None:
-    """Write `frame` in the format of `path`'s extension, through a temporary name."""
+def write_table(frame: pl.DataFrame, path: Path, delimiter: str | None = None) -> None:
+    """Write `frame` in the format of `path`'s extension, through a temporary name; a delimited file with
+    `delimiter` (default: a tab for .tsv, a comma otherwise)."""
     fmt = table_format(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.name}.partial")
     if fmt in ("csv", "tsv"):
-        frame.write_csv(partial, separator="\t" if fmt == "tsv" else ",")
+        frame.write_csv(partial, separator=delimiter or ("\t" if fmt == "tsv" else ","))
     elif fmt == "jsonl":
         frame.write_ndjson(partial)
     else:

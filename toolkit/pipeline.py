@@ -29,6 +29,7 @@ from toolkit.io import (
     is_parsed_folder,
     read_table,
     read_tables,
+    table_format,
     write_frames,
     write_table,
 )
@@ -49,6 +50,7 @@ from toolkit.rules import (
 from toolkit.scrub import Keyring, scrub_frame
 from toolkit.scrub.shapes import shown_as_is
 from toolkit.suspicious import SHAPE_ENTITIES, suspicious
+from toolkit.tabular import resolve_delimiter
 
 EXIT_CLEAN, EXIT_FINDINGS = int(Exit.CLEAN), int(Exit.FINDINGS)
 
@@ -209,15 +211,21 @@ WITHHELD = "<WITHHELD>"
 
 
 def scrub_file(
-    source: Path, target: Path, text_columns: Sequence[str], privacy: PrivacyRules, keys: Keyring
+    source: Path,
+    target: Path,
+    text_columns: Sequence[str],
+    privacy: PrivacyRules,
+    keys: Keyring,
+    delimiter: str = "auto",
 ) -> dict[str, Any]:
     """Scrub the free-text columns of one table file into `target`, and check what was written.
 
     The check is verification's own shapes of contacts and personal details (`toolkit.suspicious`,
     written apart from the scrubber's recognizers): a scrubbed cell that still holds one is written as
     `<WITHHELD>` and counted, never as it is, and the report's `exit_code` is then 1 (findings). Returns
-    the report envelope (versioned; counts only, no value of the table)."""
-    frame = read_table(source)
+    the report envelope (versioned; counts only, no value of the table). A delimited source is read with
+    `delimiter` (sniffed by default), and a target of the same format is written with the same one."""
+    frame = read_table(source, delimiter)
     missing = [column for column in text_columns if column not in frame.columns]
     if missing:
         raise UsageError(f"{source}: no column {', '.join(missing)} (columns: {', '.join(frame.columns)})")
@@ -228,7 +236,8 @@ def scrub_file(
         raise UsageError(f"{target}: write the scrubbed table to a new file, not over its source")
     scrubbed, entities = scrub_frame(frame, list(text_columns), privacy, keys)
     scrubbed, hits = _withhold_leaks(scrubbed, text_columns)
-    write_table(scrubbed, target)
+    same_format = table_format(source) == table_format(target) in ("csv", "tsv")
+    write_table(scrubbed, target, resolve_delimiter(source, delimiter) if same_format else None)
     changed = {
         column: int(frame.get_column(column).ne_missing(scrubbed.get_column(column)).sum())
         for column in text_columns

@@ -123,3 +123,40 @@ def test_a_value_the_scrubber_missed_is_withheld_by_the_leak_check(
     err = capsys.readouterr().err
     assert "LEAK    text: EMAIL_ADDRESS in 1 value" in err
     assert "found personal data in 2 values after scrubbing" in err
+
+
+@pytest.mark.parametrize(
+    ("delimiter", "args"), [(";", []), (";", ["--delimiter", ";"]), ("|", ["--delimiter", "|"])]
+)
+def test_a_semicolon_or_pipe_csv_is_read_by_column_and_written_with_its_delimiter(
+    delimiter: str, args: list[str], tmp_path: Path
+) -> None:
+    source, target = tmp_path / "in.csv", tmp_path / "out.csv"
+    source.write_text(
+        f"id{delimiter}text\n1{delimiter}Mail ada.byron@example.org about Kafka\n2{delimiter}\n"
+    )
+    assert main(["scrub", str(source), "--text-column", "text", "--out", str(target), *args]) == 0
+    header, first, second = target.read_text().splitlines()
+    assert header == f"id{delimiter}text"
+    assert first.startswith(f"1{delimiter}Mail <EMAIL_ADDRESS_")
+    assert first.endswith("about Kafka")
+    assert second == f"2{delimiter}"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("id,text,text\n1,a,b\n", "text"),
+        ("id,text\n1,a\n2,b,c\n", "line 3"),
+    ],
+)
+def test_a_repeated_header_or_a_long_row_is_refused_with_its_line(
+    text: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source, target = tmp_path / "in.csv", tmp_path / "out.csv"
+    source.write_text(text)
+    assert main(["scrub", str(source), "--text-column", "text", "--out", str(target)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert message in err[0]
+    assert not target.exists()

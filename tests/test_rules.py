@@ -96,7 +96,7 @@ QUALITY_RULE = """rules:
         (lambda t: t.replace("severity: error", "severity: error\n    threshold: -3"), "rules.0.threshold", "count"),
         (lambda t: t.replace("check: in_range", "check: ordered").replace("params: {min: 0, max: 10}", "params: {}"), "rules.0.columns", "exactly 2 columns"),
         (lambda t: t.replace("params: {min: 0, max: 10}", "params: {}"), "rules.0.params", "set min, max or both"),
-        (lambda t: t.replace("params: {min: 0, max: 10}", "params: {min: 0, maximum: 10}"), "rules.0.params.maximum", "unknown key"),
+        (lambda t: t.replace("params: {min: 0, max: 10}", "params: {min: 0, maximum: 10}"), "rules.0.params.maximum", "unknown key (did you mean max?)"),
         (lambda t: t.replace("check: in_range", "check: references").replace("{min: 0, max: 10}", "{table: profiles, column: score}"), "rules.0.params.column", "not in table profiles"),
         (lambda t: t.replace("check: in_range", "check: not_null").replace("{min: 0, max: 10}", "{when: {colour: red}}"), "rules.0.params", "column colour"),
         (lambda t: t.replace("id: skills.score.range", "id: Skills Score"), "rules.0.id", "pattern"),

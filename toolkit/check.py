@@ -53,7 +53,7 @@ from toolkit.rules import (
     PrivacyRules,
 )
 from toolkit.tabular import TableError, read_table
-from toolkit.text import fold, mask
+from toolkit.text import fold, mask, plural
 
 SCANNED_ENTITIES = ("EMAIL_ADDRESS", "PHONE_NUMBER", "HANDLE", "IP_ADDRESS", "CREDIT_CARD", "IBAN_CODE")
 BASELINE_VERSION = 2
@@ -87,11 +87,6 @@ _SPECIFIC_FIRST = {"PHONE_NUMBER": 1}
 """Rank of an entity when matches overlap (lower wins; unlisted entities rank 0): a phone pattern reads any
 run of digit groups, so an IBAN, a card number or an IP address it overlaps is the better name for it."""
 _DATE = regex.compile(r"(\d{4})([-./])(\d{1,2})\2(\d{1,2})|(\d{1,2})([-./])(\d{1,2})\6(\d{4})")
-
-
-def plural(count: int, noun: str) -> str:
-    """'1 finding', '2 findings', '0 files'."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def git_root(start: Path | None = None) -> Path | None:

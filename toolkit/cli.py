@@ -28,6 +28,7 @@ from toolkit.rules import (
     load_quality_rules,
     load_risk_rules,
 )
+from toolkit.text import plural
 
 if TYPE_CHECKING:
     from toolkit.scrub import Keyring
@@ -264,24 +265,19 @@ def _scrub(args: argparse.Namespace) -> Exit:
         print(json.dumps(report, ensure_ascii=False))
         return Exit(report["exit_code"])
     replaced = ", ".join(f"{entity}: {n}" for entity, n in report["entities_replaced"].items()) or "nothing"
-    print(f"scrubbed {_count_of(report['rows'], 'row')} of {args.file} into {args.out}; replaced {replaced}")
+    print(f"scrubbed {plural(report['rows'], 'row')} of {args.file} into {args.out}; replaced {replaced}")
     verification = report["verification"]
     for hit in verification["hits"]:
-        values = _count_of(hit["values"], "value")
+        values = plural(hit["values"], "value")
         print(f"LEAK    {hit['column']}: {hit['kind']} in {values}", file=sys.stderr)
     if verification["values_withheld"]:
-        values = _count_of(verification["values_withheld"], "value")
+        values = plural(verification["values_withheld"], "value")
         print(
             f"the leak check still found personal data in {values} after scrubbing: "
             f"written as {pipeline.WITHHELD}",
             file=sys.stderr,
         )
     return Exit(report["exit_code"])
-
-
-def _count_of(count: int, noun: str) -> str:
-    """'1 row', '2 rows'."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def add_rules_from_repo_option(parser: argparse.ArgumentParser) -> None:
@@ -338,7 +334,6 @@ def _check(args: argparse.Namespace) -> Exit:
         Baseline,
         Scanner,
         Workspace,
-        plural,
         report_json,
         report_sarif,
     )

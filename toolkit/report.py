@@ -16,6 +16,7 @@ from toolkit._version import __version__
 from toolkit.model import TABLE_SCHEMAS, ProfileSet
 from toolkit.publish import write_json
 from toolkit.quality import ValidationResult
+from toolkit.text import plural
 from toolkit.verify import CONTACT_ENTITIES
 
 if TYPE_CHECKING:
@@ -74,14 +75,16 @@ class Report:
                 where = f"{finding.table}.{'+'.join(finding.columns)}" if finding.columns else finding.table
                 tolerated = f" (tolerated: {finding.tolerated})" if finding.tolerated else ""
                 lines.append(
-                    f"{finding.severity:<8}{finding.rule:<50}{where:<40}{finding.rows} rows{tolerated}"
+                    f"{finding.severity:<8}{finding.rule:<50}{where:<40}"
+                    f"{plural(finding.rows, 'row')}{tolerated}"
                 )
             errors = sum(1 for finding in self.validation.findings if finding.fails_job)
             warnings = sum(1 for finding in self.validation.findings if finding.severity == "warning")
             lines.append(
-                f"validated {self.tables.profiles.height} profiles against {self.rules_checked} rules: "
-                f"{errors} error rules failed, {warnings} warnings, "
-                f"{self.validation.quarantined_rows} rows quarantined, {rejects} inputs rejected"
+                f"validated {plural(self.tables.profiles.height, 'profile')} against "
+                f"{plural(self.rules_checked, 'rule')}: {plural(errors, 'error rule')} failed, "
+                f"{plural(warnings, 'warning')}, {plural(self.validation.quarantined_rows, 'row')} "
+                f"quarantined, {plural(rejects, 'input')} rejected"
             )
         return lines
 
@@ -159,16 +162,18 @@ def job_summary_lines(envelope: dict[str, Any]) -> list[str]:
         )
         tolerated = f" (tolerated: {finding['tolerated']})" if finding["tolerated"] else ""
         lines.append(
-            f"{finding['severity']:<8}{finding['rule']:<50}{where:<40}{finding['rows']} rows{tolerated}"
+            f"{finding['severity']:<8}{finding['rule']:<50}{where:<40}"
+            f"{plural(finding['rows'], 'row')}{tolerated}"
         )
     counts = envelope["counts"]
     lines.append(
-        f"{counts['profiles']} profiles, {counts['rejected_inputs']} inputs rejected, "
+        f"{plural(counts['profiles'], 'profile')}, {plural(counts['rejected_inputs'], 'input')} rejected, "
         f"{sum(counts['quarantined'].values())} rows quarantined, "
-        f"{counts['suppressed_persons']} persons suppressed by verification"
+        f"{_persons(counts['suppressed_persons'])} suppressed by verification"
     )
     for hit in envelope["verification"]["hits"]:
-        lines.append(f"LEAK    {hit['table']}.{hit['column']}: {hit['kind']} in {hit['values']} values")
+        values = plural(hit["values"], "value")
+        lines.append(f"LEAK    {hit['table']}.{hit['column']}: {hit['kind']} in {values}")
     release = envelope["release"]
     verification = envelope["verification"]
     risk = envelope["risk"]
@@ -181,25 +186,31 @@ def job_summary_lines(envelope: dict[str, Any]) -> list[str]:
         smallest = min((view["after"]["smallest_k"] for view in risk["views"].values()), default=0)
         coarsened = sum(1 for column in risk["columns"].values() if column["level"])
         lines.append(
-            f"risk: {len(risk['views'])} attacker views, smallest class {smallest} persons after "
-            f"{coarsened} columns coarsened; {risk['suppressed']} persons suppressed "
+            f"risk: {plural(len(risk['views']), 'attacker view')}, smallest class {_persons(smallest)} after "
+            f"{plural(coarsened, 'column')} coarsened; {_persons(risk['suppressed'])} suppressed "
             f"(budget {risk['budget']})"
         )
     if release["written"]:
         tables = release["tables"]
         lines.append(
-            f"release written to {release['folder']}: {sum(tables.values())} rows in {len(tables)} tables"
+            f"release written to {release['folder']}: {plural(sum(tables.values()), 'row')} in "
+            f"{plural(len(tables), 'table')}"
         )
     elif verification["blocked"]:
         lines.append(
-            f"release BLOCKED: {verification['persons_suppressed']} persons suppressed, more than the "
+            f"release BLOCKED: {_persons(verification['persons_suppressed'])} suppressed, more than the "
             f"budget of {verification['suppression_budget']}; no release was written (see the private report)"
         )
     else:
         lines.append(
             f"release BLOCKED: the attacker views of risk.yaml cannot reach their k without suppressing "
-            f"{risk['suppressed']} persons, more than the budget of {risk['budget']}; no release was written"
+            f"{_persons(risk['suppressed'])}, more than the budget of {risk['budget']}; "
+            "no release was written"
         )
     if not envelope["privacy"]["key"]["linkable_across_runs"]:
         lines.append("note: no TOOLKIT_SECRET: pseudonyms use a random key and do not link across runs")
     return lines
+
+
+def _persons(count: int) -> str:
+    return f"{count} person" if count == 1 else f"{count} persons"

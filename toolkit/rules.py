@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import typing
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -110,14 +111,14 @@ def _load(rules_dir: Path, name: str, model: type[_M]) -> _M:
     try:
         return model.model_validate(raw)
     except ValidationError as exc:
-        loc, problem = _first_problem(exc)
+        loc, problem = _first_problem(exc, model)
         key = ".".join(str(part) for part in loc) or "(top level)"
         raise RulesError(shown, key, problem + _rule_named(raw, loc)) from None
 
 
-def _first_problem(exc: ValidationError) -> tuple[tuple[int | str, ...], str]:
+def _first_problem(exc: ValidationError, model: type[BaseModel]) -> tuple[tuple[int | str, ...], str]:
     """The error to show first: an unknown key explains a missing one beside it (`severty:` is why
-    `severity` is missing), so it comes first, with the known key it is closest to."""
+    `severity` is missing), so it comes first, with the known key of its level it is closest to."""
     errors = exc.errors()
     unknown = [error for error in errors if error["type"] == "extra_forbidden"]
     if not unknown:
@@ -126,8 +127,33 @@ def _first_problem(exc: ValidationError) -> tuple[tuple[int | str, ...], str]:
     missing = [
         str(e["loc"][-1]) for e in errors if e["type"] == "missing" and tuple(e["loc"][:-1]) == loc[:-1]
     ]
-    close = difflib.get_close_matches(str(loc[-1]), missing, n=1, cutoff=0.6) or missing[:1]
+    known = missing + [name for name in _fields_at(model, loc[:-1]) if name not in missing]
+    close = difflib.get_close_matches(str(loc[-1]), known, n=1, cutoff=0.6) or missing[:1]
     return loc, "unknown key" + (f" (did you mean {close[0]}?)" if close else "")
+
+
+def _fields_at(model: type[BaseModel], path: tuple[int | str, ...]) -> list[str]:
+    """The keys a model takes at `path` (list positions and mapping keys pass through), or none known."""
+    current: Any = model
+    for part in path:
+        if isinstance(part, int):
+            continue
+        fields = getattr(current, "model_fields", None)
+        if not isinstance(fields, dict) or part not in fields:
+            return []
+        current = _model_in(fields[part].annotation)
+        if current is None:
+            return []
+    fields = getattr(current, "model_fields", None)
+    return list(fields) if isinstance(fields, dict) else []
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The model an annotation holds (`Rule`, `tuple[Rule, ...]`, `Rule | None`), if exactly one."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    found = {model for arg in typing.get_args(annotation) if (model := _model_in(arg)) is not None}
+    return found.pop() if len(found) == 1 else None
 
 
 def _rule_named(raw: dict[str, Any], loc: tuple[int | str, ...]) -> str:
@@ -330,7 +356,7 @@ def load_quality_rules(rules_dir: Path | None = None) -> QualityRules:
         try:
             params = CHECK_PARAMS[rule.check].model_validate(rule.params or {})
         except ValidationError as exc:
-            loc, problem = _first_problem(exc)
+            loc, problem = _first_problem(exc, CHECK_PARAMS[rule.check])
             key = ".".join(str(part) for part in (where, "params", *loc))
             raise RulesError(shown, key, problem + named) from None
         if isinstance(params, ReferencesParams) and params.column not in TABLE_SCHEMAS[params.table]:

@@ -151,3 +151,8 @@ class Lexicon:
 
 Words = AbstractSet[str] | Lexicon
 """A set of folded words, or several seen as one."""
+
+
+def plural(count: int, noun: str) -> str:
+    """'1 finding', '2 findings', '0 files' (nouns whose plural takes an s)."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

@@ -77,7 +77,7 @@ def _set(path: str, value: Any) -> Any:
             "a step is one of",
         ),
         (_set("ladders/skills.score", ["frequently"]), "ladders.skills.score.0", ""),
-        (_set("enable", False), "enable", "Extra inputs are not permitted"),
+        (_set("enable", False), "enable", "unknown key (did you mean enabled?)"),
         (_set("max_suppressed", 1.5), "max_suppressed", "less than 1"),
     ],
 )

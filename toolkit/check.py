@@ -25,7 +25,6 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import hmac
-import ipaddress
 import json
 import os
 import secrets
@@ -40,7 +39,7 @@ import polars as pl
 import regex
 
 from toolkit._version import __version__
-from toolkit.detectors import Detector, detectors, find, phone_ok
+from toolkit.detectors import Detector, detectors, find, ipv4_ok, phone_ok
 from toolkit.errors import UsageError
 from toolkit.rules import (
     ALLOW_LIST_FILE,
@@ -241,13 +240,7 @@ def _date_like(value: str) -> bool:
 
 def _ipv4_ok(value: str) -> bool:
     """A dotted quad must be an IPv4 address to `ipaddress`; other shapes of the entity (a MAC) pass."""
-    if not all(char.isdigit() or char == "." for char in value):
-        return True
-    try:
-        ipaddress.IPv4Address(value)
-    except ValueError:
-        return False
-    return True
+    return not all(char.isdigit() or char == "." for char in value) or ipv4_ok(value)
 
 
 def _checked(detector: Detector, regions: Sequence[str]) -> Detector:

@@ -52,6 +52,15 @@ def ipv6_ok(value: str) -> bool:
     return True
 
 
+def ipv4_ok(value: str) -> bool:
+    """A dotted quad that `ipaddress` reads as an IPv4 address ('192.168.10.20', not '999.1.1.1')."""
+    try:
+        ipaddress.IPv4Address(value)
+    except ValueError:
+        return False
+    return True
+
+
 def phone_ok(value: str, regions: Sequence[str]) -> bool:
     """A number `phonenumbers` finds valid in one of the regions ('(030) 1234567' in DE)."""
     import phonenumbers

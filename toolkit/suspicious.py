@@ -14,12 +14,11 @@ birth cue.
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Callable
 
 import regex
 
-from toolkit.detectors import iban_ok, ipv6_ok, luhn_ok
+from toolkit.detectors import iban_ok, ipv4_ok, ipv6_ok, luhn_ok
 
 _STREET_WORDS = (
     "street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|way|place|court|terrace|crescent|square|"
@@ -52,14 +51,6 @@ def _phone(candidate: str) -> bool:
     return regex.fullmatch(r"\d{1,3}(?:[ .]\d{3})+", candidate.strip()) is None
 
 
-def _ipv4(candidate: str) -> bool:
-    try:
-        ipaddress.IPv4Address(candidate)
-    except ValueError:
-        return False
-    return True
-
-
 _SHAPES: tuple[tuple[str, regex.Pattern[str], Callable[[str], bool] | None], ...] = (
     ("EMAIL_ADDRESS", regex.compile(r"[\p{L}\p{N}._%+-]@[\p{L}\p{N}-]+\.[\p{L}\p{N}]"), None),
     (
@@ -90,7 +81,7 @@ _SHAPES: tuple[tuple[str, regex.Pattern[str], Callable[[str], bool] | None], ...
         ),
         None,
     ),
-    ("IP_ADDRESS", regex.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.]\d)"), _ipv4),
+    ("IP_ADDRESS", regex.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.]\d)"), ipv4_ok),
     (
         "IP_ADDRESS",
         regex.compile(

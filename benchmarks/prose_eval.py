@@ -184,7 +184,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print_table(scores)
     if args.examples:
         for s in scores:
-            print(f"\n{s.system}, {args.examples} left:", *s.examples_left.get(args.examples, [])[:40], sep="\n  ")
+            left = s.examples_left.get(args.examples, [])[:40]
+            print(f"\n{s.system}, {args.examples} left:", *left, sep="\n  ")
     return 0
 
 

@@ -9,7 +9,8 @@ presidio-evaluator pulls in heavy dependencies (transformers, scikit-learn, pand
 the toolkit's own, so it runs in an environment of its own; the toolkit never imports it:
 
     python3 -m venv /tmp/prose-eval && /tmp/prose-eval/bin/pip install presidio-evaluator==0.3.2
-    /tmp/prose-eval/bin/python tools/make_prose_eval.py --count 1500 --seed 42 --out benchmarks/data/prose_seed42.jsonl
+    /tmp/prose-eval/bin/python tools/make_prose_eval.py --count 1500 --seed 42 \
+        --out benchmarks/data/prose_seed42.jsonl
 
 The texts are fictional (Faker's and FakeNameGenerator's invented people), as every test datum here must be.
 """
@@ -27,19 +28,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     options.add_argument("--count", type=int, default=1500)
     options.add_argument("--seed", type=int, default=42)
-    options.add_argument("--lower-case-ratio", type=float, default=0.05, help="as presidio-evaluator's example")
+    options.add_argument("--lower-case-ratio", type=float, default=0.05, help="as in presidio-evaluator")
     options.add_argument("--out", type=Path, required=True)
     args = options.parse_args(argv)
 
     from presidio_evaluator.data_generator import PresidioSentenceFaker
 
-    faker = PresidioSentenceFaker(locale="en_US", lower_case_ratio=args.lower_case_ratio, random_seed=args.seed)
+    faker = PresidioSentenceFaker(
+        locale="en_US", lower_case_ratio=args.lower_case_ratio, random_seed=args.seed
+    )
     samples = faker.generate_new_fake_sentences(args.count)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with args.out.open("w", encoding="utf-8") as handle:
         for number, sample in enumerate(samples):
             spans = sorted(
-                ({"type": s.entity_type, "start": s.start_position, "end": s.end_position} for s in sample.spans),
+                (
+                    {"type": span.entity_type, "start": span.start_position, "end": span.end_position}
+                    for span in sample.spans
+                ),
                 key=lambda span: (span["start"], span["end"]),
             )
             record = {"id": number, "text": sample.full_text, "spans": spans}

@@ -32,7 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     options.add_argument("--out", type=Path, required=True)
     args = options.parse_args(argv)
 
-    from presidio_evaluator.data_generator import PresidioSentenceFaker
+    from presidio_evaluator.data_generator import PresidioSentenceFaker  # type: ignore[import-not-found]
 
     faker = PresidioSentenceFaker(
         locale="en_US", lower_case_ratio=args.lower_case_ratio, random_seed=args.seed

@@ -72,10 +72,9 @@ def test_an_error_rule_exits_1_and_quarantines_privately(tmp_path: Path) -> None
     assert (errors["rule"], errors["examples"]) == ("skills.score.range", [{"row": 1, "score": 42}])
     quarantined = pl.read_parquet(quarantine / "skills.parquet")
     assert quarantined.select("score", "failed_rules").rows() == [(42, ["skills.score.range"])]
-    assert sorted(path.name for path in quarantine.iterdir()) == [".toolkit-output"] + sorted(
-        f"{table}.parquet"
-        for table in ("profiles", "education", "skills", "contributions", "experience", "awards")
-    )
+    tables = ("profiles", "education", "skills", "contributions", "experience", "awards")
+    written = sorted(path.name for path in quarantine.iterdir())
+    assert written == [".toolkit-output", *sorted(f"{table}.parquet" for table in tables)]
 
 
 def test_rejected_inputs_are_findings(tmp_path: Path) -> None:

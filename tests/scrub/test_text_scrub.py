@@ -206,3 +206,19 @@ def test_which_sentences_need_ner(
 def test_nobody_is_named_only_by_everyday_words(scrubber: TextScrubber) -> None:
     titles = ["Staff Research Scientist and Engineering Manager", "Research Scientist on the XLA team."]
     assert _scrub(scrubber, *titles) == titles
+
+
+@pytest.mark.parametrize(
+    ("text", "personal"),
+    [
+        ("Liisa Lepistö\\nMoonbase Ltd\\n+41 53 147 37 99 fax\\n", "147 37 99"),
+        ("office\\n(73) 4746-3459", "4746-3459"),
+        ("Reach me:\\tada.byron@example.org", "ada.byron"),
+    ],
+)
+def test_escaped_line_breaks_separate_words_and_stay_as_they_were(
+    text: str, personal: str, scrubber: TextScrubber
+) -> None:
+    [scrubbed] = scrubber.scrub([("r", text)]).texts
+    assert personal not in scrubbed
+    assert scrubbed.count("\\") == text.count("\\")

@@ -272,15 +272,18 @@ class Engine:
                 doc = next(docs)
                 for entity in doc.ents:
                     label = _SPACY_TO_PRESIDIO.get(entity.label_)
-                    if label is not None:
-                        spans.append(
-                            Span(label, entity.start_char + offset, entity.end_char + offset, NER_SCORE)
-                        )
+                    if label is None:
+                        continue
+                    # An entity never runs across a line break ('Liisa Lepistö' / 'Moonbase Ltd').
+                    for line in _LINE.finditer(entity.text):
+                        start = entity.start_char + offset + line.start()
+                        spans.append(Span(label, start, start + len(line.group()), NER_SCORE))
             found.append(spans)
         return found
 
 
 _DIGIT = regex.compile(r"\d")
+_LINE = regex.compile(r"[^\n\r\t\v\f\u2028\u2029]*[^\s]")
 _NAME_WORD = regex.compile(r"\p{L}+(?:[-\u2011]\p{L}+)*")
 """A word of a name, hyphenated parts together, a possessive left out."""
 

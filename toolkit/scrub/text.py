@@ -97,7 +97,15 @@ class TextScrubber:
         `kept` values (of kept columns: a country, a skill) are not analyzed and teach nothing: only the
         identifiers the record's texts and seeds gave are replaced in them ('kwamemensah5' as a tag of
         Kwame Mensah's profile), never an allowed or everyday word ('Julia' as a skill of Julia's).
+
+        Text is read with escaped line breaks and tabs (a backslash and n, r or t, as JSON and CSV exports
+        leave them) seen as white space, so that '\\n+41 53 147 37 99' is a phone after a line break; the
+        output keeps them as they were.
         """
+        originals = [text for _, text in items]
+        kept_originals = [text for _, text in kept]
+        items = [(record, _readable(text)) for record, text in items]
+        kept = [(record, _readable(text)) for record, text in kept]
         allowed_in: dict[Hashable, Words] = {
             record: Lexicon(self.allow_list, {fold(word) for word in words})
             for record, words in (vocabulary or {}).items()
@@ -124,7 +132,7 @@ class TextScrubber:
         for record, _ in kept:
             identifiers_of(record)
         read_only = {
-            record: [text for text in record_seeds.read_only if text]
+            record: [_readable(text) for text in record_seeds.read_only if text]
             for record, record_seeds in (seeds or {}).items()
             if record in texts_of and record_seeds.read_only
         }
@@ -157,32 +165,37 @@ class TextScrubber:
         indexes = {record: identifiers.index() for record, identifiers in records.items()}
         result = TextScrubResult(texts=[])
         done: dict[tuple[Hashable, str], str] = {}
-        for record, text in items:
-            key = (record, text)
+        for (record, text), original in zip(items, originals, strict=True):
+            key = (record, original)
             if key not in done:
-                spans = found.get(key) or recognized.get(text, [])
-                done[key] = self._replace(text, spans, records[record], indexes.get(record), result)
+                spans = found.get((record, text)) or recognized.get(text, [])
+                done[key] = self._replace(text, spans, records[record], indexes.get(record), result, original)
             result.texts.append(done[key])
-        for record, text in kept:
-            key = (record, text)
+        for (record, text), original in zip(kept, kept_originals, strict=True):
+            key = (record, original)
             if key not in done:
-                done[key] = self._replace_known(text, records[record], indexes.get(record), result)
+                done[key] = self._replace_known(text, records[record], indexes.get(record), result, original)
             result.kept_texts.append(done[key])
         return result
 
     def _replace_known(
-        self, text: str, identifiers: RecordIdentifiers, index: WordIndex | None, result: TextScrubResult
+        self,
+        text: str,
+        identifiers: RecordIdentifiers,
+        index: WordIndex | None,
+        result: TextScrubResult,
+        original: str,
     ) -> str:
         if index is None or not text or is_allowed(text, self.allow_list, self.common_words):
-            return text
+            return original
         found = [
             (start, end, known.entity, 1)
             for start, end, known in identifiers.find(text, index)
             if not is_allowed(text[start:end], self.allow_list, self.common_words)
         ]
         if not found:
-            return text
-        return self._replace(text, [], identifiers, index, result, found)
+            return original
+        return self._replace(text, [], identifiers, index, result, original, found)
 
     def _learn(
         self, identifiers: RecordIdentifiers, spans_of: Mapping[str, list[Span]], texts: Iterable[str]
@@ -231,10 +244,13 @@ class TextScrubber:
         identifiers: RecordIdentifiers,
         index: WordIndex | None,
         result: TextScrubResult,
+        original: str,
         known: list[tuple[int, int, str, int]] | None = None,
     ) -> str:
+        """`text` with the spans found replaced by tokens; `original` is `text` before `_readable` (of the
+        same length), whose characters the output keeps outside the tokens."""
         if not text:
-            return text
+            return original
         candidates = [(s.start, s.end, s.entity, 0) for s in self._kept(spans, text, identifiers.allow_list)]
         if known is None:
             ordinary = Lexicon(identifiers.allow_list, self.common_words)
@@ -252,7 +268,7 @@ class TextScrubber:
             ]  # fmt: skip
         merged = _merge(candidates, text)
         if not merged:
-            return text
+            return original
         tokens: dict[str, str] = {}
         for start, end, entity in merged:
             value = text[start:end]
@@ -265,10 +281,24 @@ class TextScrubber:
         last = 0
         for start, end, entity in _join_space_separated(merged, text):
             value = text[start:end]
-            pieces += [text[last:start], tokens.get(value) or self.keys.token(entity, fold(value))]
+            pieces += [original[last:start], tokens.get(value) or self.keys.token(entity, fold(value))]
             last = end
-        pieces.append(text[last:])
+        pieces.append(original[last:])
         return "".join(pieces)
+
+
+_ESCAPED_BREAK = regex.compile(r"\\[nrt](?=[\p{L}\p{N}(+\\]|$)")
+
+
+_UNESCAPED = {"n": " \n", "r": " \r", "t": " \t"}
+
+
+def _readable(text: str) -> str:
+    """`text` with each escaped line break or tab ('\\n' before a word) as a space and the character it
+    stands for: the same length, so a span found in it is the same span of `text`."""
+    if "\\" not in text:
+        return text
+    return _ESCAPED_BREAK.sub(lambda match: _UNESCAPED[match.group()[1]], text)
 
 
 _CAPITALISED_WORD = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}'\u2019]*")
@@ -347,14 +377,15 @@ def _with_next_names(
     return (start, end, entity, 1)
 
 
-_SPACES = re.compile(r"^( )+$")
+_SPACES = re.compile(r" +")
+_BREAK = re.compile(r"[\n\r\v\f\u2028\u2029]")
 
 
 def _join_space_separated(spans: list[tuple[int, int, str]], text: str) -> list[tuple[int, int, str]]:
     """Spans of one type with only spaces between become one, as Presidio's anonymizer joins them."""
     joined: list[tuple[int, int, str]] = []
     for start, end, entity in spans:
-        if joined and joined[-1][2] == entity and _SPACES.search(text[joined[-1][1] : start]):
+        if joined and joined[-1][2] == entity and _SPACES.fullmatch(text[joined[-1][1] : start]):
             start = joined.pop()[0]
         joined.append((start, end, entity))
     return joined
@@ -363,12 +394,14 @@ def _join_space_separated(spans: list[tuple[int, int, str]], text: str) -> list[
 def _merge(candidates: list[tuple[int, int, str, int]], text: str) -> list[tuple[int, int, str]]:
     """Overlapping findings become one covering span, typed by the longest of them; on a tie, by what the
     record's identifiers say (priority 1) rather than what NER guessed (priority 0). Findings of one type
-    with only white space between them are joined too, as Presidio's anonymizer would."""
+    with only white space between them are joined too, as Presidio's anonymizer would, unless a line
+    break is among it (the lines of an address block are apart)."""
     merged: list[tuple[int, int, str]] = []
     best: list[tuple[int, int]] = []  # (length, priority) of the finding that typed each merged span
     for start, end, entity, priority in sorted(candidates):
         rank = (end - start, priority)
-        touching = merged and entity == merged[-1][2] and not text[merged[-1][1] : start].strip()
+        between = text[merged[-1][1] : start] if merged else ""
+        touching = merged and entity == merged[-1][2] and not between.strip() and not _BREAK.search(between)
         if merged and (start < merged[-1][1] or touching):
             last_start, last_end, last_entity = merged[-1]
             if rank > best[-1]:

@@ -14,8 +14,8 @@ The toolkit runs as `toolkit scrub` does (`toolkit.scrub_frame`, one record per 
 its default analyzer and anonymizer with the same spaCy model (`benchmarks/presidio_alone.py`). Rows per
 second of each are printed beside the figures.
 
-    python benchmarks/prose_eval.py                                     # benchmarks/data/prose_seed42.jsonl
-    python benchmarks/prose_eval.py --data benchmarks/data/prose_seed7.jsonl   # the held-out set
+    python benchmarks/prose_eval.py                                     # benchmarks/data/prose_dev.jsonl
+    python benchmarks/prose_eval.py --data benchmarks/data/prose_heldout.jsonl   # the held-out set
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_DATA = REPO / "benchmarks" / "data" / "prose_seed42.jsonl"
+DEFAULT_DATA = REPO / "benchmarks" / "data" / "prose_dev.jsonl"
 PERSONAL = ("PERSON", "PHONE_NUMBER", "EMAIL_ADDRESS", "CREDIT_CARD", "IBAN_CODE", "STREET_ADDRESS",
             "ZIP_CODE", "IP_ADDRESS", "US_SSN", "US_DRIVER_LICENSE", "DOMAIN_NAME")  # fmt: skip
 """Labelled types a release must not keep; the others (GPE, ORGANIZATION, TITLE, DATE_TIME, AGE, NRP) are

@@ -30,6 +30,9 @@ CASES = [
     ("card 4111 1111 1111 1111 on file", "CREDIT_CARD", "4111 1111 1111 1111"),
     ("card 4111-1111-1111-1112 fails Luhn", "CREDIT_CARD", None),
     ("order 1234567890123 shipped", "CREDIT_CARD", None),
+    ("maestro 6763 1065 1333 expires soon", "CREDIT_CARD", "6763 1065 1333"),
+    ("maestro 501234567896", "CREDIT_CARD", "501234567896"),
+    ("ticket 123456789031 closed", "CREDIT_CARD", None),  # 12 digits that pass Luhn, not a Maestro issuer
     ("pay to GB82 WEST 1234 5698 7654 32", "IBAN_CODE", "GB82 WEST 1234 5698 7654 32"),
     ("pay to DE89370400440532013000", "IBAN_CODE", "DE89370400440532013000"),
     ("GB82 WEST 1234 5698 7654 33 fails mod 97", "IBAN_CODE", None),

@@ -511,6 +511,13 @@ class RecognizerSpec(_Frozen):
         description="A match is kept only when none of its words is an allowed or everyday word (names in "
         "lowercase, which have no capital to tell them from ordinary words).",
     )
+    name_words: int = Field(
+        default=2,
+        ge=1,
+        le=3,
+        description="names_only: how many name words a match must keep (1: a name alone after a cue, 'My "
+        "name is Nikolaj'; then the word may not be an English word either).",
+    )
 
     @model_validator(mode="after")
     def _regions(self) -> RecognizerSpec:

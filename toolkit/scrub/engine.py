@@ -161,7 +161,7 @@ class Engine:
         english_words: frozenset[str] = frozenset(),
     ) -> None:
         self.settings = nlp
-        self.names_only = frozenset(spec.name for spec in recognizers if spec.names_only)
+        self.names_only = {spec.name: spec.name_words for spec in recognizers if spec.names_only}
         self.ordinary = (allow_list, common_words)
         self.english = english_words
         self.nlp_engine = _NerOnlySpacyEngine(nlp.model)
@@ -171,7 +171,7 @@ class Engine:
             (spec.requires, _pattern_recognizer(spec)) for spec in recognizers
         ]
         if first_names:
-            built.append((None, FirstNameRecognizer(first_names, allow_list)))
+            built.append((None, FirstNameRecognizer(first_names, allow_list, english_words)))
         self.pattern_entities = sorted({e for _, r in built for e in r.supported_entities})
         # One analyzer per kind of text: a text without digits is not read by the recognizers that need
         # one (phones, cards, IPs ...), an ASCII text not by those of other scripts.
@@ -215,22 +215,24 @@ class Engine:
             )
             spans = [Span(r.entity_type, r.start, r.end, r.score) for r in results]
             if self.names_only:
-                names_only = [self._is_names_only(r) for r in results]
+                fewest = [self._name_words(r) for r in results]
                 spans = [
-                    trimmed for span, only in zip(spans, names_only, strict=True)
-                    if (trimmed := self._trimmed(span, text) if only else span) is not None
+                    trimmed for span, least in zip(spans, fewest, strict=True)
+                    if (trimmed := self._trimmed(span, text, least) if least else span) is not None
                 ]  # fmt: skip
             found.append(spans)
         return found
 
-    def _is_names_only(self, result: RecognizerResult) -> bool:
-        return (result.recognition_metadata or {}).get("recognizer_name") in self.names_only
+    def _name_words(self, result: RecognizerResult) -> int:
+        """How many name words a match of its recognizer must keep; 0 when it is not `names_only`."""
+        return self.names_only.get((result.recognition_metadata or {}).get("recognizer_name", ""), 0)
 
-    def _trimmed(self, span: Span, text: str) -> Span | None:
+    def _trimmed(self, span: Span, text: str, fewest: int = 2) -> Span | None:
         """A match of a `names_only` recognizer without the ordinary words at its ends ('The', 'Young
-        Researcher' of 'The Odalys Fairweather Young Researcher Award', a possessive 's), if two name
-        words are left and no ordinary word between them; else None. A match in lower case is a name
-        only when none of its words is an English word ('with low latency' is no one)."""
+        Researcher' of 'The Odalys Fairweather Young Researcher Award', a possessive 's), if `fewest`
+        name words are left and no ordinary word between them; else None. A match in lower case, or of
+        a single word, is a name only when none of its words is an English word ('with low latency' is
+        no one, nor 'Will' in 'Name: Will')."""
         allowed, everyday = self.ordinary
         words = [w for w in _NAME_WORD.finditer(text, span.start, span.end) if len(w.group()) >= 2]
         names = [w for w in words if w.group().lower() not in PARTICLES]
@@ -245,7 +247,7 @@ class Engine:
             while len(words) > 2 and ordinary(words[-1], english=True):
                 words.pop()  # 'chidera okoro's branch'
             names = [w for w in words if w.group().lower() not in PARTICLES]
-            if len(names) < 2 or any(ordinary(word, english=True) for word in words):
+            if len(names) < max(fewest, 2) or any(ordinary(word, english=True) for word in words):
                 return None
             return Span(span.entity, words[0].start(), words[-1].end(), span.score)
         while words and ordinary(words[0]):
@@ -255,7 +257,9 @@ class Engine:
         # A trailing capitalised English word goes too while two name words stay ('Fairweather Young').
         while len(words) > 2 and ordinary(words[-1], english=True):
             words.pop()
-        if len(words) < 2 or any(ordinary(word) for word in words):
+        if len(words) < fewest or any(ordinary(word) for word in words):
+            return None
+        if len(words) == 1 and ordinary(words[0], english=True):
             return None
         return Span(span.entity, words[0].start(), words[-1].end(), span.score)
 

@@ -16,19 +16,32 @@ from toolkit.names import PARTICLES
 from toolkit.text import fold
 
 _CANDIDATE = regex.compile(
-    r"(?<![\p{L}\p{N}])(?P<first>\p{Lu}[\p{Ll}\p{Lu}]+)(?P<rest>(?:\s+(?:"
+    r"(?<![\p{L}\p{N}])(?P<first>\p{Lu}[\p{Ll}\p{Lu}]+)(?P<rest>(?:[^\S\n]+(?:"
     + "|".join(sorted(PARTICLES))
-    + r"))*(?:\s+\p{Lu}[\p{L}'\u2019-]*\p{L}){1,2})"
+    + r"|\p{Lu}\.?(?=[^\S\n])))*(?:[^\S\n]+\p{Lu}[\p{L}'\u2019-]*\p{L}){1,2})"
 )
+"""A given name, then (on the same line) particles or initials ('Renze S Akkermans'), then one or two
+capitalised words."""
+_ALONE = regex.compile(r"(?<![\p{L}\p{N}'\u2019.-])\p{Lu}\p{Ll}{2,}(?![\p{L}\p{N}-])(?![^\S\n]+\p{Lu})")
+"""A capitalised word on its own: not followed by another capitalised word (the candidate above)."""
 SCORE = 0.7
+ALONE_SCORE = 0.6
 
 
 class FirstNameRecognizer(LocalRecognizer):
-    """PERSON: a given name from the gazetteer, then one or two capitalised words (particles allowed)."""
+    """PERSON: a given name from the gazetteer, then one or two capitalised words (particles allowed);
+    or a given name alone ('Mitchell is a very sympathetic person') when it is neither an allowed term nor
+    an English word ('Will', 'Grace', 'Hugo' when the allow-list has it are no one alone)."""
 
-    def __init__(self, first_names: frozenset[str], allow_list: frozenset[str]) -> None:
+    def __init__(
+        self,
+        first_names: frozenset[str],
+        allow_list: frozenset[str],
+        english_words: frozenset[str] = frozenset(),
+    ) -> None:
         self.first_names = first_names
         self.allow_list = allow_list
+        self.english_words = english_words
         super().__init__(supported_entities=["PERSON"], name="first_name_gazetteer", supported_language="en")
 
     def load(self) -> None:
@@ -46,4 +59,14 @@ class FirstNameRecognizer(LocalRecognizer):
             if all(fold(word) in self.allow_list for word in following):
                 continue
             results.append(RecognizerResult("PERSON", match.start(), match.end(), SCORE))
+        if self.english_words:
+            for match in _ALONE.finditer(text):
+                word = match.group()
+                folded = fold(word)
+                if (
+                    word in self.first_names
+                    and folded not in self.allow_list
+                    and folded not in self.english_words
+                ):
+                    results.append(RecognizerResult("PERSON", match.start(), match.end(), ALONE_SCORE))
         return results

@@ -13,6 +13,7 @@ from toolkit.publish import KIND_FILE, OutputKind, output_kind
 
 REPO = Path(__file__).parent.parent
 TALENT_PAGES = REPO / "sample_data" / "talent_pages"
+TOOLKIT_REPORT = json.dumps({"report_version": 2, "tool": {"name": "toolkit", "version": "0"}})
 
 
 def _one_error_line(capsys: pytest.CaptureFixture[str]) -> str:
@@ -70,12 +71,18 @@ def test_an_output_over_an_output_of_another_kind_is_refused(
 @pytest.mark.parametrize(
     ("files", "kind"),
     [
-        ({"report.json": json.dumps({"command": "run"})}, OutputKind.RELEASE),
-        ({"report.json": json.dumps({"command": "run", "inputs": ["x"]})}, OutputKind.PRIVATE),
+        ({"report.json": TOOLKIT_REPORT}, OutputKind.RELEASE),
+        ({"report.json": TOOLKIT_REPORT, "profiles.parquet": "", "README.md": ""}, OutputKind.RELEASE),
+        ({"report.json": json.dumps({"tool": {"name": "toolkit"}, "inputs": ["x"]})}, OutputKind.PRIVATE),
         ({"profiles.parquet": "", "rejects.parquet": ""}, OutputKind.PARSED),
         ({"profiles.parquet": ""}, None),
         ({"notes.txt": "mine"}, None),
-        ({KIND_FILE: "release\n", "notes.txt": "mine"}, OutputKind.RELEASE),
+        ({"report.json": json.dumps({"name": "my-app"})}, None),  # someone else's report
+        ({"report.json": json.dumps({"tool": "toolkit"})}, None),
+        ({"report.json": TOOLKIT_REPORT, "thesis.txt": "chapter one"}, None),  # a release and more
+        ({"profiles.parquet": "", "rejects.parquet": "", "notes.txt": ""}, None),
+        ({KIND_FILE: "release\n", "notes.txt": "mine"}, None),
+        ({KIND_FILE: "release\n", "profiles.parquet": ""}, OutputKind.RELEASE),
         ({KIND_FILE: "something else\n"}, None),
     ],
 )
@@ -83,6 +90,38 @@ def test_output_kind_of_a_folder(files: dict[str, str], kind: OutputKind | None,
     for name, text in files.items():
         (tmp_path / name).write_text(text)
     assert output_kind(tmp_path) == kind
+
+
+@pytest.mark.parametrize(
+    ("command", "files"),
+    [
+        ("run", {"report.json": json.dumps({"name": "my-app"}), "thesis.txt": "chapter one"}),
+        ("run", {"report.json": TOOLKIT_REPORT, "thesis.txt": "chapter one"}),
+        ("parse", {"profiles.parquet": "", "rejects.parquet": "", "notes.txt": "mine"}),
+    ],
+)
+def test_a_folder_with_files_of_ones_own_is_never_replaced(
+    command: str, files: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mine = tmp_path / "mywork"
+    mine.mkdir()
+    for name, text in files.items():
+        (mine / name).write_text(text)
+    assert main([command, str(TALENT_PAGES), "--out", str(mine)]) == 2
+    assert "is not an output of toolkit" in _one_error_line(capsys)
+    assert {path.name: path.read_text() for path in mine.iterdir()} == files
+
+
+def test_a_fifo_named_as_the_kind_file_does_not_block(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+
+    out = tmp_path / "out"
+    out.mkdir()
+    os.mkfifo(out / KIND_FILE)
+    assert main(["parse", str(TALENT_PAGES), "--out", str(out)]) == 2
+    assert "is not an output of toolkit" in _one_error_line(capsys)
 
 
 def test_a_folder_of_ones_own_is_never_an_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -76,21 +76,58 @@ def mark(folder: Path, kind: OutputKind) -> None:
     (folder / KIND_FILE).write_text(f"{kind}\n", encoding="utf-8")
 
 
+_TABLES = ("profiles", "education", "skills", "contributions", "experience", "awards")
+_CONTENTS: dict[OutputKind, frozenset[str]] = {
+    OutputKind.RELEASE: frozenset({KIND_FILE, "report.json", "README.md", "report.html"})
+    | {f"{table}.parquet" for table in _TABLES},
+    OutputKind.PRIVATE: frozenset(
+        {KIND_FILE, "report.json", "rejects.parquet", "quarantine", "suppressed", "risk_suppressed"}
+    ),
+    OutputKind.PARSED: frozenset({KIND_FILE, "rejects.parquet"}) | {f"{table}.parquet" for table in _TABLES},
+    OutputKind.QUARANTINE: frozenset({KIND_FILE}) | {f"{table}.parquet" for table in _TABLES},
+}
+"""What each kind of output holds: a folder holding anything else is not (only) an output of the toolkit,
+and replacing it would delete what someone put there."""
+
+
 def output_kind(folder: Path) -> OutputKind | None:
-    """The kind of an output folder of this toolkit, or None for a folder that is not one. Folders
-    written before the kind file existed are recognised by their files."""
+    """The kind of an output folder of this toolkit, or None for a folder that is not one: it names its
+    kind in `KIND_FILE` (or, written before that file existed, holds a toolkit report or parsed tables),
+    and holds nothing but what that kind of output holds."""
     try:
-        return OutputKind((folder / KIND_FILE).read_text(encoding="utf-8").strip())
+        entries = {entry.name for entry in folder.iterdir()}
+    except OSError:
+        return None
+    kind = _named_kind(folder) if KIND_FILE in entries else _kind_by_files(folder, entries)
+    if kind is None or not entries <= _CONTENTS[kind]:
+        return None
+    return kind
+
+
+def _named_kind(folder: Path) -> OutputKind | None:
+    marker = folder / KIND_FILE
+    if not marker.is_file() or marker.stat().st_size > 64:  # never a FIFO or a device: it would block
+        return None
+    try:
+        return OutputKind(marker.read_text(encoding="utf-8").strip())
     except (OSError, ValueError):
-        pass
-    if (folder / "report.json").is_file():
+        return None
+
+
+def _kind_by_files(folder: Path, entries: set[str]) -> OutputKind | None:
+    if "report.json" in entries:
+        report = folder / "report.json"
+        if not report.is_file() or report.stat().st_size > 64 << 20:
+            return None
         try:
-            report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+            data = json.loads(report.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        private = isinstance(report, dict) and "inputs" in report
-        return OutputKind.PRIVATE if private else OutputKind.RELEASE
-    if (folder / "profiles.parquet").is_file() and (folder / "rejects.parquet").is_file():
+        tool = data.get("tool") if isinstance(data, dict) else None
+        if not isinstance(tool, dict) or tool.get("name") != "toolkit":
+            return None
+        return OutputKind.PRIVATE if "inputs" in data else OutputKind.RELEASE
+    if {"profiles.parquet", "rejects.parquet"} <= entries:
         return OutputKind.PARSED
     return None
 

@@ -186,3 +186,16 @@ def test_the_validate_report_may_not_go_over_or_inside_an_input(
     assert main(["validate", str(inputs if where == "inside" else page), "--report", str(report)]) == 2
     assert "must not be written over or inside the input" in _one_error_line(capsys)
     assert [path.name for path in inputs.iterdir()] == ["page.txt"]
+
+
+@pytest.mark.usefixtures("pseudonymize_only")
+def test_a_validate_report_never_replaces_the_report_of_a_release(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    release = tmp_path / "release"
+    assert main(["run", str(TALENT_PAGES), "--out", str(release), "--jobs", "1"]) in (0, 1)
+    before = (release / "report.json").read_bytes()
+    capsys.readouterr()
+    assert main(["validate", str(TALENT_PAGES), "--report", str(release / "report.json")]) == 2
+    assert "must not be written inside a release folder" in _one_error_line(capsys)
+    assert (release / "report.json").read_bytes() == before

@@ -258,6 +258,7 @@ def _scrub(args: argparse.Namespace) -> Exit:
         load_privacy_rules(args.rules),
         _keyring(args.key_file),
         delimiter=args.delimiter,
+        report_file=args.report,
     )
     if args.report is not None:
         write_json(args.report, report)

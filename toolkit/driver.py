@@ -54,6 +54,7 @@ from toolkit.publish import (
     OutputKind,
     check_replaceable,
     mark,
+    output_kind,
     publish,
     remove_stale_staging,
     staging_for,
@@ -634,14 +635,22 @@ def check_inputs(inputs: Sequence[str]) -> None:
         raise UsageError(f"no such file or folder: {shown}")
 
 
-def check_report_file(inputs: Sequence[str], report: Path) -> None:
-    """A report file is not an input and does not go inside an input folder (the next run would read
-    it as one)."""
+def check_report_file(inputs: Sequence[str], report: Path, outputs: Sequence[Path] = ()) -> None:
+    """A report file is not an input, not inside an input folder (the next run would read it as one),
+    not one of the command's `outputs`, and not inside an output folder of the toolkit (it would replace
+    a release's own report)."""
     resolved = report.resolve()
     for given in inputs:
         source = Path(given).resolve()
         if resolved == source or source in resolved.parents:
             raise UsageError(f"the report {report} must not be written over or inside the input {given}")
+    for output in outputs:
+        if resolved == output.resolve():
+            raise UsageError(f"the report {report} must not be written over the output {output}")
+    for folder in resolved.parents:
+        kind = output_kind(folder)
+        if kind is not None:
+            raise UsageError(f"the report {report} must not be written inside a {kind} folder ({folder})")
 
 
 def check_outputs(inputs: Sequence[str], outputs: dict[OutputKind, Path]) -> None:

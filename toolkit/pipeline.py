@@ -217,6 +217,7 @@ def scrub_file(
     privacy: PrivacyRules,
     keys: Keyring,
     delimiter: str = "auto",
+    report_file: Path | None = None,
 ) -> dict[str, Any]:
     """Scrub the free-text columns of one table file into `target`, and check what was written.
 
@@ -224,7 +225,9 @@ def scrub_file(
     written apart from the scrubber's recognizers): a scrubbed cell that still holds one is written as
     `<WITHHELD>` and counted, never as it is, and the report's `exit_code` is then 1 (findings). Returns
     the report envelope (versioned; counts only, no value of the table). A delimited source is read with
-    `delimiter` (sniffed by default), and a target of the same format is written with the same one."""
+    `delimiter` (sniffed by default), and a target of the same format is written with the same one.
+    `report_file`, where the caller will write the report, is checked first: never over the source or
+    the target."""
     frame = read_table(source, delimiter)
     missing = [column for column in text_columns if column not in frame.columns]
     if missing:
@@ -234,6 +237,8 @@ def scrub_file(
         raise UsageError(f"{source}: column {', '.join(not_text)} does not hold text")
     if source.resolve() == target.resolve():
         raise UsageError(f"{target}: write the scrubbed table to a new file, not over its source")
+    if report_file is not None:
+        check_report_file([str(source)], report_file, [target])
     scrubbed, entities = scrub_frame(frame, list(text_columns), privacy, keys)
     scrubbed, hits = _withhold_leaks(scrubbed, text_columns)
     same_format = table_format(source) == table_format(target) in ("csv", "tsv")

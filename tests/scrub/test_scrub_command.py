@@ -160,3 +160,19 @@ def test_a_repeated_header_or_a_long_row_is_refused_with_its_line(
     assert len(err) == 1
     assert message in err[0]
     assert not target.exists()
+
+
+@pytest.mark.parametrize("over", ["source", "target"])
+def test_the_report_never_goes_over_the_source_or_the_target(
+    over: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source, target = tmp_path / "in.csv", tmp_path / "out.csv"
+    source.write_text("text\nMail ada.byron@example.org\n")
+    report = source if over == "source" else target
+    assert (
+        main(["scrub", str(source), "--text-column", "text", "--out", str(target), "--report", str(report)])
+        == 2
+    )
+    assert "must not be written over" in capsys.readouterr().err
+    assert source.read_text() == "text\nMail ada.byron@example.org\n"
+    assert not target.exists()

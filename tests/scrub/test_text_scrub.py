@@ -222,3 +222,23 @@ def test_escaped_line_breaks_separate_words_and_stay_as_they_were(
     [scrubbed] = scrubber.scrub([("r", text)]).texts
     assert personal not in scrubbed
     assert scrubbed.count("\\") == text.count("\\")
+
+
+@pytest.mark.parametrize(
+    ("texts", "kept"),
+    [
+        (["Ada Byron", "byron wrote the allocator"], ["wrote the allocator"]),
+        (["Zofia Kowalczyk", "Kowalczyk and zofia paired"], [" and ", " paired"]),
+        (
+            ["Grace Okafor", "with grace and care"],
+            ["with grace and care"],
+        ),  # an English word: Capitalised only
+    ],
+)
+def test_a_word_of_another_persons_name_is_found_in_any_case_unless_it_is_an_english_word(
+    texts: list[str], kept: list[str], scrubber: TextScrubber
+) -> None:
+    scrubbed = scrubber.scrub([("row", text) for text in texts]).texts
+    assert "<PERSON_" in scrubbed[0]
+    assert all(part in scrubbed[1] for part in kept)
+    assert scrubbed[1].count("<PERSON_") == len(texts[1].split()) - sum(len(p.split()) for p in kept)

@@ -96,6 +96,9 @@ class RecordIdentifiers:
     shared_allow_list: Words | None = None
     """The rules' allow-list alone, without the record's own vocabulary: a token holding the person's
     name is found even where the record lists it as a skill ('tkaminski-dev')."""
+    english: Words = frozenset()
+    """English words: a word of another person's name that is not one is found in any case ('byron' of
+    Ada Byron); one that is ('Will', 'Page') only Capitalised."""
     variants: dict[str, Identity] = field(default_factory=dict)
     any_case: set[str] = field(default_factory=set)
     """Folded variants found in any case."""
@@ -177,9 +180,11 @@ class RecordIdentifiers:
         for surname in _particle_surname(words):
             self._add(surname, identity)
         for word in words:
-            short = len(word) <= _MIN_TOKEN and (word.isascii() or fold(word) in self.everyday)
+            folded = fold(word)
+            short = len(word) <= _MIN_TOKEN and (word.isascii() or folded in self.everyday)
             if (word[:1].isupper() or any_case) and word.lower() not in PARTICLES and not short:
-                self._add(word, identity, capitalised=not any_case)
+                ordinary = not self.english or folded in self.english or self._ordinary(folded)
+                self._add(word, identity, capitalised=not any_case and (ordinary or len(folded) < 4))
 
     def add_found(self, entity: str, text: str) -> None:
         """A value a recognizer found in the record; contacts bring their recognisable parts along."""

@@ -115,7 +115,10 @@ class TextScrubber:
         def identifiers_of(record: Hashable) -> RecordIdentifiers:
             if record not in records:
                 records[record] = RecordIdentifiers(
-                    allowed_in.get(record, self.allow_list), self.common_words, self.allow_list
+                    allowed_in.get(record, self.allow_list),
+                    self.common_words,
+                    self.allow_list,
+                    english=self.engine.english,
                 )
             return records[record]
 

@@ -603,3 +603,74 @@ def test_deep_finds_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert main(["check", str(data)]) == 0
     assert main(["check", str(data), "--deep"]) == 1
     assert _findings(capsys.readouterr().out) == {(1, "bio", "PERSON")}
+
+
+# --- what a scan must not miss, and must not show --------------------------------------------------------
+
+DISGUISED = [
+    ("kwame.mensah\u200b@example.org", "EMAIL_ADDRESS"),
+    ("ada.byron\uff20example.org", "EMAIL_ADDRESS"),
+    ("ada.byron&#64;example.org", "EMAIL_ADDRESS"),
+    ("ada.byron%40example.org", "EMAIL_ADDRESS"),
+    ("+44 20 79\u200b46 0958", "PHONE_NUMBER"),
+    ("gb82west12345698765432", "IBAN_CODE"),
+    ("GB82-WEST-1234-5698-7654-32", "IBAN_CODE"),
+    ("5500\u00a00000\u00a00000\u00a00004", "CREDIT_CARD"),
+    ("5500.0000.0000.0004", "CREDIT_CARD"),
+]
+
+
+@pytest.mark.parametrize(("value", "entity"), DISGUISED)
+def test_a_disguised_value_is_found(
+    value: str, entity: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    note = tmp_path / "note.txt"
+    note.write_text(f"reach me: {value}\n", encoding="utf-8")
+    assert main(["check", str(note)]) == 1
+    assert {found[2] for found in _findings(capsys.readouterr().out)} == {entity}
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("headerless.csv", "Kwame Mensah,kwame.mensah@example.org,+44 20 7946 0959\n"),
+        ("keys.jsonl", '{"kwame.mensah@example.org": "ok"}\n'),
+        (
+            "nested.json",
+            '{"n": {"m": "\u0430\u0434\u0430@\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444"}}',
+        ),
+    ],
+)
+def test_headers_keys_and_nested_values_are_scanned(
+    name: str, text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / name
+    data.write_text(text, encoding="utf-8")
+    assert main(["check", str(data)]) == 1
+    out = capsys.readouterr().out
+    assert "EMAIL_ADDRESS" in out
+    assert "kwame.mensah@" not in out
+    assert "\u0430\u0434\u0430@" not in out
+
+
+def test_a_personal_column_name_or_reason_is_shown_masked_everywhere(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (repo / "keys.jsonl").write_text('{"kwame.mensah@example.org": "+44 20 7946 0958"}\n')
+    (repo / "twice.csv").write_text("Kwame,kwame.mensah@example.org,kwame.mensah@example.org\n1,2,3\n")
+    for fmt in ("text", "json", "sarif"):
+        assert main(["check", "keys.jsonl", "twice.csv", "--format", fmt]) == 1
+        assert "kwame.mensah" not in capsys.readouterr().out
+    assert main(["check", "keys.jsonl", "twice.csv", "--update-baseline"]) == 1  # twice.csv is unreadable
+    assert "kwame.mensah" not in (repo / ".pii-baseline.json").read_text()
+
+
+def test_json_nested_too_deep_is_unreadable_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    assert main(["check", str(deep)]) == 1
+    out = capsys.readouterr()
+    assert "UNREADABLE" in out.out
+    assert "Traceback" not in out.err

@@ -52,7 +52,7 @@ from toolkit.rules import (
     PrivacyRules,
 )
 from toolkit.tabular import TableError, read_table
-from toolkit.text import fold, mask, plural
+from toolkit.text import fold, mask, plural, unmasked
 
 SCANNED_ENTITIES = ("EMAIL_ADDRESS", "PHONE_NUMBER", "HANDLE", "IP_ADDRESS", "CREDIT_CARD", "IBAN_CODE")
 BASELINE_VERSION = 2
@@ -165,6 +165,8 @@ class Finding:
 
 # --- reading files ---------------------------------------------------------------------------------------
 
+HEADER = "(header)"
+"""The column of a finding in a table's column names or a record's keys (row 0)."""
 Cell = tuple[int, str, str, int | None]
 """(row, column, text, line of the file or None)."""
 
@@ -173,10 +175,13 @@ def _cells(path: Path, delimiter: str) -> Iterator[Cell]:
     suffix = path.suffix.lower()
     if suffix in (".csv", ".tsv"):
         table = read_table(path, delimiter)
+        yield from ((0, HEADER, name, 1) for name in table.frame.columns)  # a CSV may have no header
         for row, column, text in _frame_cells(table.frame):
             yield row, column, text, table.lines[row - 1]
     elif suffix == ".parquet":
-        for row, column, text in _frame_cells(pl.read_parquet(path)):
+        frame = pl.read_parquet(path)
+        yield from ((0, HEADER, name, None) for name in frame.columns)
+        for row, column, text in _frame_cells(frame):
             yield row, column, text, None
     elif suffix in (".jsonl", ".ndjson"):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
@@ -197,16 +202,21 @@ def _frame_cells(frame: pl.DataFrame) -> Iterator[tuple[int, str, str]]:
     for column in frame.columns:
         for number, value in enumerate(frame.get_column(column).to_list(), start=1):
             if value is not None:
-                yield number, column, value if isinstance(value, str) else json.dumps(value, default=str)
+                yield number, column, value if isinstance(value, str) else _json(value)
+
+
+def _json(value: Any) -> str:
+    """A nested value as JSON text as it reads (not escaped to ASCII: '\\u0430' would hide a name)."""
+    return json.dumps(value, default=str, ensure_ascii=False)
 
 
 def _record_cells(number: int, record: Any) -> Iterator[tuple[int, str, str]]:
     if not isinstance(record, dict):
-        yield number, "-", record if isinstance(record, str) else json.dumps(record, default=str)
+        yield number, "-", record if isinstance(record, str) else _json(record)
         return
     for key, value in record.items():
         if value is not None:
-            yield number, str(key), value if isinstance(value, str) else json.dumps(value, default=str)
+            yield number, str(key), value if isinstance(value, str) else _json(value)
 
 
 def _reason(exc: Exception) -> str:
@@ -297,18 +307,32 @@ class Scanner:
             uri = self.workspace.relative(path)
             try:
                 cells = list(_cells(path, delimiter))
-            except (OSError, UnicodeDecodeError, ValueError, TableError, pl.exceptions.PolarsError) as exc:
-                findings.append(Finding(str(path), 0, "-", UNREADABLE, _reason(exc), uri))
+            except (
+                OSError, UnicodeDecodeError, ValueError, RecursionError, TableError, pl.exceptions.PolarsError
+            ) as exc:  # fmt: skip
+                findings.append(Finding(str(path), 0, "-", UNREADABLE, self._masked(_reason(exc)), uri))
                 continue
+            if path.suffix.lower() in (".json", ".jsonl", ".ndjson"):  # keys are read as values too
+                keys = {column: None for _, column, _, _ in cells if column not in ("-", HEADER)}
+                cells = [(0, HEADER, key, None) for key in keys] + cells
             for row, column, text, line in cells:
+                text = unmasked(text)
+                shown = self._masked(column)
                 for entity, start, end in _resolve(find(self.detectors, text)):
                     value = text[start:end]
                     if fold(value) not in self.allowed:
-                        findings.append(Finding(str(path), row, column, str(entity), value, uri, line))
-                texts.append((Finding(str(path), row, column, "PERSON", "", uri, line), text))
+                        findings.append(Finding(str(path), row, shown, str(entity), value, uri, line))
+                texts.append((Finding(str(path), row, shown, "PERSON", "", uri, line), text))
         if self.deep:
             findings += self._names(texts)
         return sorted(set(findings), key=lambda f: (f.path, f.row, f.column, f.entity, f.value))
+
+    def _masked(self, text: str) -> str:
+        """`text` (a column name, a reason) with what the detectors find in it shown only by its shape."""
+        found = _resolve(find(self.detectors, text))
+        for _, start, end in sorted(found, key=lambda match: -match[1]):
+            text = text[:start] + str(mask(text[start:end])) + text[end:]
+        return text
 
     def _names(self, texts: list[tuple[Finding, str]]) -> list[Finding]:
         from toolkit.scrub import scrubber_for

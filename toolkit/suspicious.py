@@ -19,6 +19,7 @@ from collections.abc import Callable
 import regex
 
 from toolkit.detectors import iban_ok, ipv4_ok, ipv6_ok, luhn_ok
+from toolkit.text import unmasked
 
 _STREET_WORDS = (
     "street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|way|place|court|terrace|crescent|square|"
@@ -67,8 +68,12 @@ _SHAPES: tuple[tuple[str, regex.Pattern[str], Callable[[str], bool] | None], ...
         None,
     ),
     ("HANDLE", regex.compile(r"(?<![\w.@])@[\p{L}\p{N}_][\p{L}\p{N}_.-]{2,}(?![\p{L}\p{N}_.-]*/)"), None),
-    ("CREDIT_CARD", regex.compile(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])"), luhn_ok),
-    ("IBAN_CODE", regex.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,4})?\b"), iban_ok),
+    ("CREDIT_CARD", regex.compile(r"(?<![\d.-])\d(?:[ .-]?\d){12,18}(?![\d-]|\.\d)"), luhn_ok),
+    (
+        "IBAN_CODE",
+        regex.compile(r"(?i)\b[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{4}){3,7}(?:[ -]?[A-Z0-9]{1,4})?\b"),
+        iban_ok,
+    ),
     (
         "PHONE_NUMBER",
         regex.compile(r"(?<![\w.,])(?:\+|00)?\(?\d[\d\s().\u2013\u2014/-]{6,}\d(?![\w,]|\.\d)"),
@@ -134,7 +139,10 @@ SHAPE_ENTITIES = tuple(dict.fromkeys(entity for entity, _, _ in _SHAPES))
 
 
 def suspicious(text: str) -> str | None:
-    """The entity type of the first shape the text holds, or None. Never raises."""
+    """The entity type of the first shape the text holds, or None. Never raises. The text is read as a
+    detector should (`toolkit.text.unmasked`: no zero-width characters, full-width forms, encoded at
+    signs), so a contact disguised from the scrubber is still found."""
+    text = unmasked(text)
     for entity, pattern, test in _SHAPES:
         for match in pattern.finditer(text):
             if test is None or test(match.group()):

@@ -156,3 +156,20 @@ Words = AbstractSet[str] | Lexicon
 def plural(count: int, noun: str) -> str:
     """'1 finding', '2 findings', '0 files' (nouns whose plural takes an s)."""
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+_FULLWIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+"""Full-width forms of ASCII (U+FF01-FF5E: a full-width at sign, letters, digits) as ASCII, one for one."""
+_ENCODED_AT = re.compile(r"(?<=[\w.+-])(?:&#0*64;|&#[xX]0*40;|&commat;|%40)(?=[\w-])")
+_ODD_SPACE = re.compile("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
+
+
+def unmasked(text: str) -> str:
+    """`text` as a detector should read it: invisible characters inside words dropped ('kwame\\u200b@…'),
+    full-width forms as ASCII (U+FF20 as '@'), an at sign written as an HTML entity or percent-encoded between
+    the parts of an address ('ada&#64;example.org', 'ada%40example.org') as '@', and no-break and thin
+    spaces as spaces. Lengths change: for finding, never for offsets into `text`."""
+    if text.isascii() and "&" not in text and "%" not in text:
+        return text
+    text = _INVISIBLE.sub("", text).translate(_FULLWIDTH)
+    return _ODD_SPACE.sub(" ", _ENCODED_AT.sub("@", text))

@@ -254,7 +254,7 @@ def _scrub(args: argparse.Namespace) -> Exit:
     report = pipeline.scrub_file(
         args.file,
         args.out,
-        args.text_columns,
+        list(dict.fromkeys(args.text_columns)),  # a column named twice is scrubbed once
         load_privacy_rules(args.rules),
         _keyring(args.key_file),
         delimiter=args.delimiter,

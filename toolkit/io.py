@@ -209,6 +209,12 @@ def write_table(frame: pl.DataFrame, path: Path, delimiter: str | None = None) -
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.name}.partial")
     if fmt in ("csv", "tsv"):
+        nested = [name for name, dtype in frame.schema.items() if dtype.is_nested()]
+        if nested:
+            raise UsageError(
+                f"{path}: {fmt.upper()} cannot hold the nested column {', '.join(nested)}; "
+                "write Parquet or JSONL"
+            )
         frame.write_csv(partial, separator=delimiter or ("\t" if fmt == "tsv" else ","))
     elif fmt == "jsonl":
         frame.write_ndjson(partial)

@@ -176,3 +176,27 @@ def test_the_report_never_goes_over_the_source_or_the_target(
     assert "must not be written over" in capsys.readouterr().err
     assert source.read_text() == "text\nMail ada.byron@example.org\n"
     assert not target.exists()
+
+
+def test_scrub_edge_cases_end_with_one_line_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "in.csv"
+    source.write_text("id,text\n1,Mail ada.byron@example.org\n")
+    out = tmp_path / "out.csv"
+    assert (
+        main(["scrub", str(source), "--text-column", "text", "--text-column", "text", "--out", str(out)]) == 0
+    )
+    assert "ada.byron" not in out.read_text()
+    nested = tmp_path / "nested.parquet"
+    pl.DataFrame({"text": ["x"], "tags": [["a", "b"]]}).write_parquet(nested)
+    capsys.readouterr()
+    assert main(["scrub", str(nested), "--text-column", "text", "--out", str(tmp_path / "n.csv")]) == 2
+    assert "cannot hold the nested column tags" in capsys.readouterr().err
+    assert (
+        main(["scrub", str(source), "--text-column", "text", "--out", str(out), "--key-file", "/dev/zero"])
+        == 2
+    )
+    err = capsys.readouterr().err
+    assert "must be a regular file" in err
+    assert "Traceback" not in err

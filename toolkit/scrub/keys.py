@@ -51,14 +51,24 @@ def keyring(key_file: Path | None = None) -> Keyring:
     that is empty or white space only, or shorter than 16 bytes, is refused."""
     if key_file is not None:
         try:
-            key = key_file.read_bytes()
+            if not key_file.is_file():  # a device or a FIFO ('/dev/zero') would be read without end
+                raise UsageError(f"{key_file}: the key file must be a regular file")
+            with key_file.open("rb") as handle:
+                key = handle.read(_MAX_KEY_FILE_BYTES + 1)
         except OSError as exc:
             raise UsageError(f"{key_file}: cannot read the key file ({exc.strerror or exc})") from None
+        if len(key) > _MAX_KEY_FILE_BYTES:
+            raise UsageError(
+                f"{key_file}: a key file holds one secret, not {_MAX_KEY_FILE_BYTES} bytes or more"
+            )
         return Keyring(_checked(key, str(key_file)), "key file")
     secret = os.environ.get(SECRET_VARIABLE)
     if secret is not None:
         return Keyring(_checked(os.fsencode(secret), SECRET_VARIABLE), SECRET_VARIABLE)
     return Keyring(secrets.token_bytes(32), "random per run")
+
+
+_MAX_KEY_FILE_BYTES = 4096
 
 
 def from_secret(secret: bytes, source: str) -> Keyring:

@@ -199,3 +199,19 @@ def test_a_validate_report_never_replaces_the_report_of_a_release(
     assert main(["validate", str(TALENT_PAGES), "--report", str(release / "report.json")]) == 2
     assert "must not be written inside a release folder" in _one_error_line(capsys)
     assert (release / "report.json").read_bytes() == before
+
+
+def test_links_that_loop_are_read_once_and_outputs_inside_an_input_not_at_all(tmp_path: Path) -> None:
+    import os
+
+    from toolkit.io import iter_inputs
+
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    (inputs / "page.txt").write_bytes(next(TALENT_PAGES.iterdir()).read_bytes())
+    os.symlink(".", inputs / "l1")
+    os.symlink(".", inputs / "l2")
+    parsed = tmp_path / "parsed"
+    assert main(["parse", str(inputs), "--out", str(parsed)]) == 0
+    os.symlink(parsed, inputs / "zz-parsed")
+    assert [item.source for item in iter_inputs([str(inputs)])] == [str(inputs / "page.txt")]

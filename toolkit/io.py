@@ -11,6 +11,7 @@ import polars as pl
 
 from toolkit.errors import RejectReason, UsageError
 from toolkit.model import TABLE_SCHEMAS, ProfileSet, empty_frame
+from toolkit.publish import KIND_FILE
 from toolkit.tabular import read_delimited
 
 _NOT_REGULAR = "not a regular file or folder"
@@ -54,7 +55,9 @@ def iter_inputs(inputs: Iterable[str]) -> Iterator[InputFile | ReadFailure]:
     Folders are walked without recursion (any depth) and one folder's listing at a time, so memory does
     not grow with the depth or the number of folders. A path that does not exist, cannot be listed or is
     not a regular file becomes a `ReadFailure`, not an error: one bad path must not stop a job. The same
-    file reached twice (named and inside a named folder) is read once.
+    file or folder reached twice (named and inside a named folder, or through a link that loops back) is
+    read once, and a folder inside an input that is an output of this toolkit (it holds `KIND_FILE`: a
+    release, a private folder reached through a link) is not read at all.
     """
     seen: set[int] = set()  # one int a file (device and inode): small for millions of files
 
@@ -92,6 +95,10 @@ def _walk(top: str, first_time: Callable[[Path], bool]) -> Iterator[InputFile | 
     stack = [top]
     while stack:
         folder = stack.pop()
+        if not first_time(Path(folder)):
+            continue  # a link back to a folder already read ('ln -s . loop')
+        if folder != top and os.path.lexists(os.path.join(folder, KIND_FILE)):
+            continue
         try:
             with os.scandir(folder) as listing:
                 entries = sorted((e for e in listing if not e.name.startswith(".")), key=lambda e: e.name)

@@ -13,6 +13,7 @@ from toolkit.publish import KIND_FILE, OutputKind, output_kind
 
 REPO = Path(__file__).parent.parent
 TALENT_PAGES = REPO / "sample_data" / "talent_pages"
+FIXTURE_PAGES = REPO / "tests" / "fixtures"
 TOOLKIT_REPORT = json.dumps({"report_version": 2, "tool": {"name": "toolkit", "version": "0"}})
 
 
@@ -215,3 +216,16 @@ def test_links_that_loop_are_read_once_and_outputs_inside_an_input_not_at_all(tm
     assert main(["parse", str(inputs), "--out", str(parsed)]) == 0
     os.symlink(parsed, inputs / "zz-parsed")
     assert [item.source for item in iter_inputs([str(inputs)])] == [str(inputs / "page.txt")]
+
+
+@pytest.mark.usefixtures("pseudonymize_only")
+def test_the_release_report_has_no_examples_and_names_only_its_own_folder(tmp_path: Path) -> None:
+    out = tmp_path / "home" / "ada.byron" / "release"
+    assert main(["run", str(FIXTURE_PAGES), "--out", str(out), "--jobs", "1"]) in (0, 1)
+    released = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert released["release"]["folder"] == "release"
+    assert released["quality"]["findings"]
+    assert all(finding["examples"] == [] for finding in released["quality"]["findings"])
+    assert "ada.byron" not in (out / "report.json").read_text(encoding="utf-8")
+    private = json.loads((out.with_name("release.private") / "report.json").read_text(encoding="utf-8"))
+    assert any(finding["examples"] for finding in private["quality"]["findings"])

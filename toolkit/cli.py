@@ -242,7 +242,7 @@ def _run(args: argparse.Namespace) -> Exit:
     if args.json:
         print(json.dumps(envelope, ensure_ascii=False))
     else:
-        for line in job_summary_lines(envelope):
+        for line in job_summary_lines(envelope, str(args.out)):
             print(line)
     return Exit(envelope["exit_code"])
 

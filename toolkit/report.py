@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit._version import __version__
 from toolkit.model import TABLE_SCHEMAS, ProfileSet
 from toolkit.publish import write_json
-from toolkit.quality import ValidationResult
+from toolkit.quality import Finding, ValidationResult
 from toolkit.text import plural
 from toolkit.verify import CONTACT_ENTITIES
 
@@ -97,8 +97,8 @@ def job_envelope(
     outcome: JobOutcome, keys: Keyring, release_folder: str, inputs: Sequence[str] | None = None
 ) -> dict[str, Any]:
     """The report of `toolkit run`. Without `inputs` it is the release's own report: no input path and no
-    rejected file's name appears (a path may hold a name), only counts. With `inputs` it is the private
-    folder's report, which lists them."""
+    rejected file's name appears (a path may hold a name), only counts, and quality findings without
+    their examples. With `inputs` it is the private folder's report, which lists them."""
     stats = outcome.stats
     rejects = outcome.rejects
     reasons = Counter(rejects.get_column("reason").to_list())
@@ -118,7 +118,7 @@ def job_envelope(
         "quality": {
             "rules_checked": outcome.rules_checked,
             "passed": not any(finding.fails_job for finding in findings),
-            "findings": [finding.to_json() for finding in findings],
+            "findings": [_finding_json(finding, private=inputs is not None) for finding in findings],
         },
         "privacy": {
             "key": {"source": keys.source, "linkable_across_runs": keys.linkable_across_runs},
@@ -140,7 +140,8 @@ def job_envelope(
         "anonymized": outcome.risk is not None,
         "release": {
             "written": outcome.written,
-            "folder": release_folder,
+            # The release names itself only (an absolute --out may hold a home folder's user name).
+            "folder": release_folder if inputs is not None else Path(release_folder).name,
             "tables": dict(outcome.released_rows),
         },
         "exit_code": int(outcome.exit_code),
@@ -151,8 +152,17 @@ def job_envelope(
     return envelope
 
 
-def job_summary_lines(envelope: dict[str, Any]) -> list[str]:
-    """What a person reads on the terminal after `toolkit run`."""
+def _finding_json(finding: Finding, private: bool) -> dict[str, Any]:
+    """A finding in the private report with its examples; in the release's, without them: an example
+    shows a value as the parser read it, before the risk pass coarsened or withheld its column."""
+    found = finding.to_json()
+    if not private:
+        found["examples"] = []
+    return found
+
+
+def job_summary_lines(envelope: dict[str, Any], folder: str | None = None) -> list[str]:
+    """What a person reads on the terminal after `toolkit run` (`folder`: the release folder as given)."""
     lines = []
     for finding in envelope["quality"]["findings"]:
         where = (
@@ -193,7 +203,7 @@ def job_summary_lines(envelope: dict[str, Any]) -> list[str]:
     if release["written"]:
         tables = release["tables"]
         lines.append(
-            f"release written to {release['folder']}: {plural(sum(tables.values()), 'row')} in "
+            f"release written to {folder or release['folder']}: {plural(sum(tables.values()), 'row')} in "
             f"{plural(len(tables), 'table')}"
         )
     elif verification["blocked"]:

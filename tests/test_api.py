@@ -144,6 +144,12 @@ def _pandas_frame() -> object:
         (lambda: toolkit.validate(SAMPLE), "pass the ProfileSet that toolkit.parse returns"),  # type: ignore[arg-type]
         (lambda: toolkit.anonymize("tables"), "pass the ProfileSet"),  # type: ignore[arg-type]
         (lambda: toolkit.run(SAMPLE / "nope", "/tmp/toolkit-api-out"), "no such file or folder"),
+        (lambda: toolkit.scrub_frame(pl.DataFrame({"t": ["x"]}), "t", key=12345678901234567890), "key: pass"),  # type: ignore[arg-type]
+        (lambda: toolkit.run(SAMPLE, "/tmp/toolkit-api-out", jobs="2"), "jobs: pass a whole number"),  # type: ignore[arg-type]
+        (lambda: toolkit.run(SAMPLE, "/tmp/toolkit-api-out", jobs=-1), "jobs: pass a whole number"),
+        (lambda: toolkit.run(SAMPLE, "/tmp/toolkit-api-out", batch_size=-5), "batch_size: pass"),
+        (lambda: toolkit.parse({"a": 1}), "not a dict"),
+        (lambda: toolkit.scrub_frame(pl.DataFrame({"t": ["x"]}), {"t": 1}), "a column name or"),  # type: ignore[arg-type]
     ],
 )
 def test_every_error_of_the_api_is_a_toolkit_error_that_says_what_to_pass(
@@ -155,6 +161,8 @@ def test_every_error_of_the_api_is_a_toolkit_error_that_says_what_to_pass(
 
 def test_a_file_system_error_becomes_a_usage_error(tmp_path: Path) -> None:
     release = toolkit.anonymize(toolkit.parse(SAMPLE), key=SECRET)
+    with pytest.raises(toolkit.UsageError, match="pass the release folder"):
+        release.write(None)  # type: ignore[arg-type]
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     with pytest.raises(toolkit.UsageError):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
@@ -74,7 +74,7 @@ def _paths(paths: PathLike | Iterable[PathLike], what: str) -> list[str]:
     """One path or several; a single `str` is one path, never a sequence of one-letter paths."""
     if isinstance(paths, str | os.PathLike):
         return [os.fspath(paths)]
-    if isinstance(paths, bytes) or not isinstance(paths, Iterable):
+    if isinstance(paths, bytes | Mapping) or not isinstance(paths, Iterable):
         raise UsageError(f"{what}: pass a path (str or pathlib.Path) or a list of them, not {_kind(paths)}")
     listed = list(paths)
     for path in listed:
@@ -95,7 +95,7 @@ def _columns(columns: str | Iterable[str]) -> list[str]:
     """One column name or several; a single `str` is one name, never its letters."""
     if isinstance(columns, str):
         return [columns]
-    listed = list(columns) if isinstance(columns, Iterable) else None
+    listed = list(columns) if isinstance(columns, Iterable) and not isinstance(columns, Mapping) else None
     if not listed or not all(isinstance(column, str) for column in listed):
         raise UsageError("text_columns: pass a column name or a non-empty list of column names")
     return listed
@@ -153,7 +153,15 @@ def _keyring(key: bytes | str | None) -> Keyring:
 
     if key is None:
         return keyring()  # TOOLKIT_SECRET, else a random key for this process
+    if not isinstance(key, str | bytes):
+        raise UsageError(f"key: pass the secret as a str or bytes (16 bytes or more), not {_kind(key)}")
     return from_secret(key.encode() if isinstance(key, str) else key, "given")
+
+
+def _count(value: object, what: str, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise UsageError(f"{what}: pass a whole number of at least {least}, not {value!r}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -185,6 +193,8 @@ class Release:
         """Write `<table>.parquet` files, all at once (through a staging folder renamed into place);
         raises `ToolkitError` instead when the release is not safe. The tables only: the report and the
         card are what `toolkit.run` writes."""
+        if folder is None:
+            raise UsageError("folder: pass the release folder to write, as a str or pathlib.Path")
         _write_release(self, _folder(folder, "folder") or Path())
 
 
@@ -284,6 +294,8 @@ def run(
     from toolkit import pipeline
     from toolkit.driver import DEFAULT_BATCH_SIZE, JobSettings
 
+    jobs = _count(jobs, "jobs", 0)
+    batch_size = _count(batch_size, "batch_size", 1) if batch_size is not None else None
     settings = JobSettings(jobs=jobs, batch_size=batch_size or DEFAULT_BATCH_SIZE, progress=False)
     return pipeline.run(
         _paths(inputs, "inputs"),

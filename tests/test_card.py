@@ -465,3 +465,19 @@ def test_a_browser_draws_the_page(which: str, request: pytest.FixtureRequest, tm
     else:
         assert "<svg" not in dom
         assert "pseudonymized, not anonymized" in dom
+
+
+@pytest.mark.parametrize(
+    ("value", "escaped"),
+    [
+        ("~~gone~~", "\\~\\~gone\\~\\~"),
+        ("&lt;b&gt;", "\\&lt;b\\&gt;"),
+        ("ada@example.org", "ada\\@example.org"),
+        ("see https://example.org", "see https\\://example.org"),
+        ("www.example.org", "www\\.example.org"),
+        ("keep:organisation", "keep:organisation"),
+        ("profile_id", "profile_id"),
+    ],
+)
+def test_markdown_values_show_as_themselves(value: str, escaped: str) -> None:
+    assert md_escape(value) == escaped

@@ -23,9 +23,12 @@ import regex
 
 TEMPLATES = {"README.md": "card.md.j2", "report.html": "card.html.j2"}
 
-_MD_SPECIAL = regex.compile(r"[\\`*|<>\[\]]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])")
-"""Markdown's characters that can end a table cell, open a tag or a code span, or start emphasis; an
-underscore inside a word (`profile_id`) starts nothing in CommonMark and stays as it is, for legibility."""
+_MD_SPECIAL = regex.compile(
+    r"[\\`*|<>\[\]~&@]|:(?=//)|(?<=\bwww)\.|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])", regex.IGNORECASE
+)
+"""Markdown's characters that can end a table cell, open a tag, a code span or an entity (`&lt;`), start a
+strikethrough (`~~`), emphasis or an autolink (an e-mail's `@`, the `:` of `http://`, the dot of `www.`);
+an underscore inside a word (`profile_id`) starts nothing in CommonMark and stays as it is, for legibility."""
 _BREAKS = regex.compile(r"([.:_])")
 _LINE_BREAKS = regex.compile(r"\s*[\r\n\u2028\u2029]+\s*")
 

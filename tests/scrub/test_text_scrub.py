@@ -242,3 +242,26 @@ def test_a_word_of_another_persons_name_is_found_in_any_case_unless_it_is_an_eng
     assert "<PERSON_" in scrubbed[0]
     assert all(part in scrubbed[1] for part in kept)
     assert scrubbed[1].count("<PERSON_") == len(texts[1].split()) - sum(len(p.split()) for p in kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "personal", "kept"),
+    [
+        ("911 2673 Fallon Drive", ["911", "Fallon"], []),
+        (
+            "He lives at 5627 Askelund 1 Apt. 980, Brezje, Slovenia. Nice.",
+            ["Askelund", "Brezje", "980"],
+            ["Nice"],
+        ),
+        ("Bygget 64\nApt. 449\nRYSSBY\nSweden 76512\nPhone: 0123", ["Bygget", "RYSSBY", "76512"], ["Phone"]),
+        ("Worked at 38 Mare Street on Kafka pipelines", ["Mare"], ["on Kafka pipelines"]),
+        ("12 Rue Oberkampf, 75011 Paris\nSenior engineer", ["Oberkampf", "75011"], ["Senior engineer"]),
+        ("Leigha C. Mackay\nLeighaMackay@example.com", ["Leigha", "Mackay"], []),
+    ],
+)
+def test_an_address_takes_in_its_numbers_units_town_and_lines(
+    text: str, personal: list[str], kept: list[str], scrubber: TextScrubber
+) -> None:
+    [scrubbed] = scrubber.scrub([("r", text)]).texts
+    assert not [value for value in personal if value in scrubbed]
+    assert all(value in scrubbed for value in kept)

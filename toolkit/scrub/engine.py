@@ -213,7 +213,12 @@ class Engine:
             results = analyzer.analyze(
                 text=text, language="en", entities=self.pattern_entities, nlp_artifacts=self.no_tokens
             )
-            spans = [Span(r.entity_type, r.start, r.end, r.score) for r in results]
+            spans = [
+                _whole_address(Span(r.entity_type, r.start, r.end, r.score), text)
+                if r.entity_type == "STREET_ADDRESS"
+                else Span(r.entity_type, r.start, r.end, r.score)
+                for r in results
+            ]
             if self.names_only:
                 fewest = [self._name_words(r) for r in results]
                 spans = [
@@ -284,6 +289,50 @@ class Engine:
                         spans.append(Span(label, start, start + len(line.group()), NER_SCORE))
             found.append(spans)
         return found
+
+
+_ADDRESS_PART = r"(?:\p{Lu}[\p{L}'\u2019-]*|\d{3,6}(?:-\d{3,4})?|[A-Z]{2,3})"
+_ADDRESS_JOINER = (
+    r"(?:(?:nad|na|pod|de|del|della|di|da|du|des|la|le|am|an|im|sur|sous|upon|op|aan|y)[^\S\n]+)?"
+)
+"""Small words inside the names of towns ('Ždár nad Sázavou', 'Frankfurt am Main', 'Olešnice na Morave')."""
+_NUMBERS_BEFORE = regex.compile(r"(?:\d{1,6}[A-Za-z]?[^\S\n]+){1,2}$")
+_ADDRESS_AFTER = regex.compile(
+    r"(?:,?[^\S\n]*(?:Apt\.?|Apartment|Suite|Ste\.?|Unit|Flat|Room|Floor|#)[^\S\n]?\d{1,5}[A-Za-z]?)*"
+    rf"(?:(?:,[^\S\n]*|[^\S\n]+){_ADDRESS_JOINER}{_ADDRESS_PART}(?:[^\S\n]+{_ADDRESS_JOINER}{_ADDRESS_PART}){{0,3}}){{0,3}}"
+)
+_ADDRESS_LINE = regex.compile(
+    rf"[^\S\n]*(?:\n|\r\n?)[^\S\n]*{_ADDRESS_PART}(?:,?[^\S\n]+{_ADDRESS_JOINER}{_ADDRESS_PART}){{0,4}},?(?=[^\S\n]*(?:\n|\r|$))"
+)
+_ADDRESS_LINES = 4
+_STREET_LINE_ABOVE = regex.compile(
+    r"(?:^|(?<=\n))[^\S\n]*(?:\d{1,6}[^\S\n]+)?(?:\p{Lu}[\p{L}'\u2019-]*[^\S\n]+){1,3}\d{1,5}[a-zA-Z]?"
+    r"[^\S\n]*\r?\n[^\S\n]*$"
+)
+"""A street and its number alone on the line above a unit or a town ('Bygget 64' above 'Apt. 449')."""
+
+
+def _whole_address(span: Span, text: str) -> Span:
+    """A street address with what belongs to it around the street: building numbers before it ('911'
+    of '911 2673 Fallon Drive'), a street and number alone on the line above ('Bygget 64'), units after
+    it ('Suite 435'), the town, region, postcode and country after it on the same line ('Olešnice na
+    Morave, Czech Republic'), and in a block of address lines, the lines below it that are only such
+    parts ('CAHORS, MP 25645', 'Norway 56847')."""
+    before = _NUMBERS_BEFORE.search(text, 0, span.start)
+    start = before.start() if before is not None else span.start
+    above = _STREET_LINE_ABOVE.search(text, max(0, start - 120), start)
+    if above is not None:
+        start = above.start() + len(above.group()) - len(above.group().lstrip())
+    end = span.end
+    after = _ADDRESS_AFTER.match(text, end)
+    if after is not None:
+        end = after.end()
+    for _ in range(_ADDRESS_LINES):
+        line = _ADDRESS_LINE.match(text, end)
+        if line is None:
+            break
+        end = line.end()
+    return span if (start, end) == (span.start, span.end) else Span(span.entity, start, end, span.score)
 
 
 _DIGIT = regex.compile(r"\d")

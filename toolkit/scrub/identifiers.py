@@ -35,7 +35,11 @@ from toolkit.text import Words, fold, fold_char, strip_accents
 
 _TITLES = TITLES
 _CONTACT_PARTS = regex.compile(r"[._\-+]+|\d+")
-_CAPITALISED_RUN = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}[\p{L}'\u2019-]+(?:\s+\p{Lu}[\p{L}'\u2019-]+){1,2}")
+_CAPITALISED_RUN = regex.compile(
+    r"(?<![\p{L}\p{N}])\p{Lu}[\p{L}'\u2019-]+(?:[^\S\n\r]+\p{Lu}\.?(?=[^\S\n\r]))?"
+    r"(?:[^\S\n\r]+\p{Lu}[\p{L}'\u2019-]+){1,2}"
+)
+"""Two or three capitalised words on one line, an initial among them ('Leigha C. Mackay')."""
 _MIN_TOKEN = 2
 _MIN_DERIVED = 5
 _MIN_INSIDE_PART = 4

@@ -355,7 +355,8 @@ def _sentences(text: str) -> Iterable[tuple[int, str]]:
     yield start, text[start:]
 
 
-_NEXT_NAME_WORD = regex.compile(r"\s\p{Lu}[\p{L}'\u2019-]*\p{L}(?![\p{L}\p{N}])")
+_NEXT_NAME_WORD = regex.compile(r"[^\S\n\r]\p{Lu}[\p{L}'\u2019-]*\p{L}(?![\p{L}\p{N}])")
+"""The word after a name on the same line (a name never runs on to the next line)."""
 
 
 def _with_surname(span: Span, text: str, allow_list: Container[str]) -> Span:

@@ -265,3 +265,25 @@ def test_an_address_takes_in_its_numbers_units_town_and_lines(
     [scrubbed] = scrubber.scrub([("r", text)]).texts
     assert not [value for value in personal if value in scrubbed]
     assert all(value in scrubbed for value in kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "personal", "kept"),
+    [
+        (
+            "our 3 founders: Goodenough, Brown and Frye. The idea",
+            ["Goodenough", "Brown", "Frye"],
+            ["The idea"],
+        ),
+        ("Speakers: Rust, Go and Zig", [], ["Rust", "Go", "Zig"]),
+        ("I'm so jealous! said Alain to Stephen", ["Alain", "Stephen"], []),
+        ("call 805.929.6222x9270 now", ["6222", "9270"], ["now"]),
+        ("(415) 555-0199 ext. 12", ["0199", "12"], []),
+    ],
+)
+def test_names_in_lists_speakers_and_phone_extensions(
+    text: str, personal: list[str], kept: list[str], scrubber: TextScrubber
+) -> None:
+    [scrubbed] = scrubber.scrub([("r", text)]).texts
+    assert not [value for value in personal if value in scrubbed]
+    assert all(value in scrubbed for value in kept)

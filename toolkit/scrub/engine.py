@@ -213,12 +213,7 @@ class Engine:
             results = analyzer.analyze(
                 text=text, language="en", entities=self.pattern_entities, nlp_artifacts=self.no_tokens
             )
-            spans = [
-                _whole_address(Span(r.entity_type, r.start, r.end, r.score), text)
-                if r.entity_type == "STREET_ADDRESS"
-                else Span(r.entity_type, r.start, r.end, r.score)
-                for r in results
-            ]
+            spans = [_whole(Span(r.entity_type, r.start, r.end, r.score), text) for r in results]
             if self.names_only:
                 fewest = [self._name_words(r) for r in results]
                 spans = [
@@ -310,6 +305,21 @@ _STREET_LINE_ABOVE = regex.compile(
     r"[^\S\n]*\r?\n[^\S\n]*$"
 )
 """A street and its number alone on the line above a unit or a town ('Bygget 64' above 'Apt. 449')."""
+
+
+_PHONE_EXTENSION = regex.compile(r"[^\S\n]?(?i:x|ext\.?|extension|#)[^\S\n]?\d{1,6}\b")
+
+
+def _whole(span: Span, text: str) -> Span:
+    """A finding with what belongs to it: a street address's parts (`_whole_address`), a phone's
+    extension ('805.929.6222x9270', '+44 20 7946 0958 ext. 12')."""
+    if span.entity == "STREET_ADDRESS":
+        return _whole_address(span, text)
+    if span.entity == "PHONE_NUMBER":
+        extension = _PHONE_EXTENSION.match(text, span.end)
+        if extension is not None:
+            return Span(span.entity, span.start, extension.end(), span.score)
+    return span
 
 
 def _whole_address(span: Span, text: str) -> Span:

@@ -47,3 +47,15 @@ def test_the_wheel_carries_the_rules_the_templates_and_the_command(tmp_path: Pat
         assert packaged in names
     entry_points = next(name for name in names if name.endswith("entry_points.txt"))
     assert "toolkit = toolkit.cli:entry" in zipfile.ZipFile(wheel).read(entry_points).decode()
+
+
+def test_make_run_installs_what_the_job_needs_and_not_the_dev_tools() -> None:
+    makefile = (REPO / "Makefile").read_text(encoding="utf-8")
+    run_target = re.search(r"^run: (\S+)$", makefile, flags=re.MULTILINE)
+    assert run_target is not None
+    stamp = run_target.group(1)
+    recipe = re.search(rf"^{re.escape(stamp)}:.*\n((?:\t.*\n)+)", makefile, flags=re.MULTILINE)
+    assert recipe is not None
+    assert "pip install --quiet -e ." in recipe.group(1)
+    assert "[dev]" not in recipe.group(1)
+    assert "pycanon" not in recipe.group(1)

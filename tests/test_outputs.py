@@ -229,3 +229,32 @@ def test_the_release_report_has_no_examples_and_names_only_its_own_folder(tmp_pa
     assert "ada.byron" not in (out / "report.json").read_text(encoding="utf-8")
     private = json.loads((out.with_name("release.private") / "report.json").read_text(encoding="utf-8"))
     assert any(finding["examples"] for finding in private["quality"]["findings"])
+
+
+@pytest.mark.usefixtures("pseudonymize_only")
+def test_nothing_is_written_into_an_output_folder_even_one_holding_a_stray_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    release = tmp_path / "release"
+    assert main(["run", str(TALENT_PAGES), "--out", str(release), "--jobs", "1"]) in (0, 1)
+    (release / "notes.txt").write_text("mine")
+    before = (release / "report.json").read_bytes()
+    source = tmp_path / "in.csv"
+    source.write_text("text\nMail ada.byron@example.org\n")
+    capsys.readouterr()
+    assert main(["validate", str(TALENT_PAGES), "--report", str(release / "report.json")]) == 2
+    assert "must not be written inside" in _one_error_line(capsys)
+    for target in (release / "profiles.parquet", tmp_path / "release.private" / "x.csv"):
+        assert main(["scrub", str(source), "--text-column", "text", "--out", str(target)]) == 2
+        assert "outside the toolkit's output folder" in _one_error_line(capsys)
+    assert (release / "report.json").read_bytes() == before
+    assert main(["run", str(TALENT_PAGES), "--out", str(release), "--jobs", "1"]) == 2
+    assert "also holds files toolkit did not write (notes.txt)" in _one_error_line(capsys)
+    key = tmp_path / "key"
+    key.write_text("a secret of sixteen bytes or more\n")
+    assert main(["scrub", str(source), "--text-column", "text", "--out", str(tmp_path / "o.csv"),
+                 "--key-file", str(key), "--report", str(key)]) == 2  # fmt: skip
+    assert key.read_text() == "a secret of sixteen bytes or more\n"
+    capsys.readouterr()
+    assert main(["validate", str(TALENT_PAGES), "--report", str(tmp_path)]) == 2
+    assert "is a folder" in _one_error_line(capsys)

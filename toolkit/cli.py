@@ -259,6 +259,7 @@ def _scrub(args: argparse.Namespace) -> Exit:
         _keyring(args.key_file),
         delimiter=args.delimiter,
         report_file=args.report,
+        keep=[args.key_file] if args.key_file is not None else [],
     )
     if args.report is not None:
         write_json(args.report, report)

@@ -53,6 +53,7 @@ from toolkit.progress import Progress
 from toolkit.publish import (
     OutputKind,
     check_replaceable,
+    inside_output,
     mark,
     output_kind,
     publish,
@@ -647,10 +648,12 @@ def check_report_file(inputs: Sequence[str], report: Path, outputs: Sequence[Pat
     for output in outputs:
         if resolved == output.resolve():
             raise UsageError(f"the report {report} must not be written over the output {output}")
-    for folder in resolved.parents:
-        kind = output_kind(folder)
-        if kind is not None:
-            raise UsageError(f"the report {report} must not be written inside a {kind} folder ({folder})")
+    if resolved.is_dir():
+        raise UsageError(f"the report {report} is a folder: give the path of a file")
+    folder = inside_output(resolved)
+    if folder is not None:
+        kind = output_kind(folder) or "toolkit output"
+        raise UsageError(f"the report {report} must not be written inside a {kind} folder ({folder})")
 
 
 def check_outputs(inputs: Sequence[str], outputs: dict[OutputKind, Path]) -> None:

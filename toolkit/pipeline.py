@@ -35,7 +35,7 @@ from toolkit.io import (
 )
 from toolkit.model import ProfileSet
 from toolkit.parse import parse_inputs
-from toolkit.publish import OutputKind, mark, publish, staging_for, write_json
+from toolkit.publish import OutputKind, inside_output, mark, publish, staging_for, write_json
 from toolkit.quality import validate_tables
 from toolkit.report import Report, job_envelope
 from toolkit.rules import (
@@ -218,6 +218,7 @@ def scrub_file(
     keys: Keyring,
     delimiter: str = "auto",
     report_file: Path | None = None,
+    keep: Sequence[Path] = (),
 ) -> dict[str, Any]:
     """Scrub the free-text columns of one table file into `target`, and check what was written.
 
@@ -226,8 +227,9 @@ def scrub_file(
     `<WITHHELD>` and counted, never as it is, and the report's `exit_code` is then 1 (findings). Returns
     the report envelope (versioned; counts only, no value of the table). A delimited source is read with
     `delimiter` (sniffed by default), and a target of the same format is written with the same one.
-    `report_file`, where the caller will write the report, is checked first: never over the source or
-    the target."""
+    `report_file`, where the caller will write the report, is checked first: never over the source, the
+    target or a file to `keep` (the key file), nor inside an output folder of the toolkit, where the target
+    may not go either."""
     frame = read_table(source, delimiter)
     missing = [column for column in text_columns if column not in frame.columns]
     if missing:
@@ -237,8 +239,11 @@ def scrub_file(
         raise UsageError(f"{source}: column {', '.join(not_text)} does not hold text")
     if source.resolve() == target.resolve():
         raise UsageError(f"{target}: write the scrubbed table to a new file, not over its source")
+    holder = inside_output(target)
+    if holder is not None:
+        raise UsageError(f"{target}: write the scrubbed table outside the toolkit's output folder {holder}")
     if report_file is not None:
-        check_report_file([str(source)], report_file, [target])
+        check_report_file([str(source), *(str(path) for path in keep)], report_file, [target])
     scrubbed, entities = scrub_frame(frame, list(text_columns), privacy, keys)
     scrubbed, hits = _withhold_leaks(scrubbed, text_columns)
     same_format = table_format(source) == table_format(target) in ("csv", "tsv")

@@ -148,12 +148,30 @@ def check_replaceable(target: Path, kind: OutputKind) -> None:
     if empty:
         return
     found = output_kind(target)
+    named = _named_kind(target) if found is None and os.path.lexists(target / KIND_FILE) else None
+    if named is not None:
+        others = sorted(set(os.listdir(target)) - _CONTENTS[named])
+        extra = f" ({', '.join(others[:3])}{' …' if len(others) > 3 else ''})" if others else ""
+        raise UsageError(
+            f"{target}: this output of toolkit also holds files toolkit did not write{extra}; move them "
+            "or give a new folder"
+        )
     if found is None:
         raise UsageError(
             f"{target}: the {what} exists, is not empty and is not an output of toolkit; give a new folder"
         )
     if found != kind:
         raise UsageError(f"{target}: this is a {found} folder of toolkit, not a {what}; give another folder")
+
+
+def inside_output(path: Path) -> Path | None:
+    """The output folder of this toolkit that `path` lies in (an ancestor holding `KIND_FILE`, whatever
+    else it holds), or None: a file written there would change a release, a private folder or parsed
+    tables behind the toolkit's back."""
+    for folder in path.resolve().parents:
+        if os.path.lexists(folder / KIND_FILE):
+            return folder
+    return None
 
 
 def publish(staged: Path, target: Path) -> None:

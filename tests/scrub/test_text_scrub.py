@@ -287,3 +287,28 @@ def test_names_in_lists_speakers_and_phone_extensions(
     [scrubbed] = scrubber.scrub([("r", text)]).texts
     assert not [value for value in personal if value in scrubbed]
     assert all(value in scrubbed for value in kept)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "mail ada.byron\uff20example.org",
+        "mail ada.byron&#64;example.org",
+        "reach me: ada.byron%40example.org",
+        "Contact: kwame.mensah\u200b@example.org",
+        "phone +44 20 79\u200b46 0958",
+        "ada.byron@example\u3002org",
+        "ada.byron @ example.org",
+        "ada dot byron at example dot org",
+    ],
+)
+def test_a_disguised_contact_is_replaced_whole(text: str, scrubber: TextScrubber) -> None:
+    [scrubbed] = scrubber.scrub([("r", text)]).texts
+    assert "byron" not in scrubbed
+    assert "mensah" not in scrubbed
+    assert "0958" not in scrubbed
+
+
+@pytest.mark.parametrize("text", ["We hit 40% @ peak", "Paid 50%40 times", "C:\\new\\tools"])
+def test_ordinary_text_with_at_signs_and_escapes_is_kept(text: str, scrubber: TextScrubber) -> None:
+    assert scrubber.scrub([("r", text)]).texts == [text]

@@ -294,14 +294,35 @@ _ESCAPED_BREAK = regex.compile(r"\\[nrt](?=[\p{L}\p{N}(+\\]|$)")
 
 
 _UNESCAPED = {"n": " \n", "r": " \r", "t": " \t"}
+_FULL_STOPS = {0x3002: ".", 0xFF61: "."}
+_WIDE = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | _FULL_STOPS
+"""Full-width ASCII and ideographic full stops, as ASCII: one character for one."""
+_DISGUISED_AT = regex.compile(
+    r"(?<=[\p{L}\p{N}._%+-])(?:&#0*64;|&#[xX]0*40;|&commat;|%40|[^\S\n]@[^\S\n]?|@[^\S\n])"
+    r"(?=[\p{L}\p{N}-]+\.\p{L}{2,})"
+)
+"""An at sign written as an entity, percent-encoded or spaced out between the parts of an address."""
+_INVISIBLE_IN_CONTACT = regex.compile(
+    r"(?<=\d)[\u00ad\u200b\u2060\ufeff](?=\d)|[\u00ad\u200b\u2060\ufeff](?=@)|(?<=@)[\u00ad\u200b\u2060\ufeff]"
+)
 
 
 def _readable(text: str) -> str:
-    """`text` with each escaped line break or tab ('\\n' before a word) as a space and the character it
-    stands for: the same length, so a span found in it is the same span of `text`."""
-    if "\\" not in text:
+    """`text` as the detectors should read it, of the same length, so a span found in it is the same span
+    of `text`: an escaped line break or tab ('\\n' before a word) as a space and the character it stands
+    for; full-width forms as ASCII; an at sign written '&#64;', '%40' or ' @ ' as '@' after as many '%'
+    as fill its place (a local part may hold them); an invisible character between digits or beside an at
+    sign as a separator ('79\\u200b46', 'kwame\\u200b@')."""
+    if text.isascii() and "\\" not in text and "&" not in text and "%" not in text and " @" not in text:
         return text
-    return _ESCAPED_BREAK.sub(lambda match: _UNESCAPED[match.group()[1]], text)
+    if "\\" in text:
+        text = _ESCAPED_BREAK.sub(lambda match: _UNESCAPED[match.group()[1]], text)
+    if not text.isascii():
+        text = _INVISIBLE_IN_CONTACT.sub(
+            lambda match: "." if "@" in text[max(0, match.start() - 1) : match.end() + 1] else "-", text
+        )
+        text = text.translate(_WIDE)
+    return _DISGUISED_AT.sub(lambda match: "%" * (len(match.group()) - 1) + "@", text)
 
 
 _CAPITALISED_WORD = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}'\u2019]*")

@@ -35,7 +35,8 @@ DEFAULT_DATA = REPO / "benchmarks" / "data" / "prose_dev.jsonl"
 PERSONAL = ("PERSON", "PHONE_NUMBER", "EMAIL_ADDRESS", "CREDIT_CARD", "IBAN_CODE", "STREET_ADDRESS",
             "ZIP_CODE", "IP_ADDRESS", "US_SSN", "US_DRIVER_LICENSE", "DOMAIN_NAME")  # fmt: skip
 """Labelled types a release must not keep; the others (GPE, ORGANIZATION, TITLE, DATE_TIME, AGE, NRP) are
-scored too but are not personal data on their own under the toolkit's policy."""
+scored too but are not personal data on their own under the toolkit's policy. SKILL (résumé sets) is what
+a release must keep: its "left" share is the share of skills and tools kept."""
 _TOKEN = re.compile(r"<[A-Z][A-Z0-9_]*?(?:_[0-9a-f]{8})?>")
 _WORD = re.compile(r"[^\W_]{2,}")
 
@@ -160,6 +161,10 @@ def print_table(scores: Sequence[Score]) -> None:
         marker = "" if kind in PERSONAL else "  (not personal alone)"
         print(f"{kind:<20}{total:>9}{cells}{marker}")
     print()
+    for s in scores:
+        if s.labelled["SKILL"]:
+            kept, total = s.left["SKILL"], s.labelled["SKILL"]  # a skill is kept when it is left
+            print(f"{s.system}: skills and tools kept {kept}/{total} ({s.left_share('SKILL'):.1%})")
     for s in scores:
         share = s.not_personal / s.replacements if s.replacements else 0.0
         print(

@@ -106,7 +106,8 @@ def score(system: str, records: Sequence[Record], outputs: Sequence[str]) -> Sco
                 if ranges is not None
                 else [word.group() for word in words if word.group().lower() in output.lower()]
             )
-            if surviving:
+            # A personal value is left when any word of it is; a skill is kept only when all of it is.
+            if surviving if kind != "SKILL" else len(surviving) == len(words):
                 result.left[kind] += 1
                 result.examples_left.setdefault(kind, []).append(record.text[start:end])
         for start, end in ranges or []:

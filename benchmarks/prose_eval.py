@@ -33,7 +33,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = REPO / "benchmarks" / "data" / "prose_dev.jsonl"
 PERSONAL = ("PERSON", "PHONE_NUMBER", "EMAIL_ADDRESS", "CREDIT_CARD", "IBAN_CODE", "STREET_ADDRESS",
-            "ZIP_CODE", "IP_ADDRESS", "US_SSN", "US_DRIVER_LICENSE", "DOMAIN_NAME")  # fmt: skip
+            "ZIP_CODE", "IP_ADDRESS", "US_SSN", "US_DRIVER_LICENSE", "DOMAIN_NAME", "URL")  # fmt: skip
 """Labelled types a release must not keep; the others (GPE, ORGANIZATION, TITLE, DATE_TIME, AGE, NRP) are
 scored too but are not personal data on their own under the toolkit's policy. SKILL (résumé sets) is what
 a release must keep: its "left" share is the share of skills and tools kept."""
@@ -186,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.no_presidio:
         runners["presidio"] = run_presidio
     scores = evaluate(records, runners)
-    print(f"{len(records)} sentences of {args.data.name} (presidio-evaluator's generator)\n")
+    print(f"{len(records)} labelled texts of {args.data.name}\n")
     print_table(scores)
     if args.examples:
         for s in scores:

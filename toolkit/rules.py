@@ -872,8 +872,11 @@ def load_risk_rules(rules_dir: Path | None = None) -> RiskRules:
         key = f"phrases.columns.{index}"
         released(key, column)
         table, _, name = column.partition(".")
-        if policy.tables[table][name] != "scrub":  # type: ignore[index]
-            raise RulesError(shown, key, f"{column!r} is not free text (scrub in {PRIVACY_FILE})")
+        action = policy.tables[table][name]  # type: ignore[index]
+        if action != "scrub" and not action.startswith("keep:"):
+            raise RulesError(
+                shown, key, f"{column!r} is not released text (scrub or keep:<shape> in {PRIVACY_FILE})"
+            )
     return RiskRules(
         enabled=risk.enabled,
         phrases=risk.phrases,

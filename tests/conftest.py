@@ -4,6 +4,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from toolkit.rules import (
     ParsingRules,
@@ -15,6 +16,11 @@ from toolkit.rules import (
 )
 from toolkit.scrub import Keyring, scrubber_for
 from toolkit.scrub.text import TextScrubber
+
+# Time is measured by the benchmarks, never by a unit test: a first example that warms a cache (a regex,
+# a vocabulary) on a busy machine must not fail a property.
+settings.register_profile("toolkit", deadline=None)
+settings.load_profile("toolkit")
 
 
 @pytest.fixture(scope="session")

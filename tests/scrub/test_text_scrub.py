@@ -287,6 +287,7 @@ def test_a_finding_takes_in_what_belongs_to_it_and_nothing_more(
         "phone +44 20 79\u200b46 0958",
         "ada.byron@example\u3002org",
         "ada.byron @ example.org",
+        "ada.byron@ example.org",
         "ada dot byron at example dot org",
     ],
 )

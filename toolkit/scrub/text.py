@@ -313,7 +313,7 @@ def _readable(text: str) -> str:
     for; full-width forms as ASCII; an at sign written '&#64;', '%40' or ' @ ' as '@' after as many '%'
     as fill its place (a local part may hold them); an invisible character between digits or beside an at
     sign as a separator ('79\\u200b46', 'kwame\\u200b@')."""
-    if text.isascii() and "\\" not in text and "&" not in text and "%" not in text and " @" not in text:
+    if text.isascii() and not any(mark in text for mark in ("\\", "&", "%", " @", "@ ")):
         return text
     if "\\" in text:
         text = _ESCAPED_BREAK.sub(lambda match: _UNESCAPED[match.group()[1]], text)

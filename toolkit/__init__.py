@@ -91,6 +91,14 @@ def _folder(path: PathLike | None, what: str) -> Path | None:
     return Path(path)
 
 
+def _given_folder(path: PathLike, what: str) -> Path:
+    """The release folder, which must be given: None is a `UsageError`, never the current folder."""
+    folder = _folder(path, what)
+    if folder is None:
+        raise UsageError(f"{what}: pass the release folder to write, as a str or pathlib.Path")
+    return folder
+
+
 def _columns(columns: str | Iterable[str]) -> list[str]:
     """One column name or several; a single `str` is one name, never its letters."""
     if isinstance(columns, str):
@@ -193,9 +201,7 @@ class Release:
         """Write `<table>.parquet` files, all at once (through a staging folder renamed into place);
         raises `ToolkitError` instead when the release is not safe. The tables only: the report and the
         card are what `toolkit.run` writes."""
-        if folder is None:
-            raise UsageError("folder: pass the release folder to write, as a str or pathlib.Path")
-        _write_release(self, _folder(folder, "folder") or Path())
+        _write_release(self, _given_folder(folder, "folder"))
 
 
 @_public
@@ -299,7 +305,7 @@ def run(
     settings = JobSettings(jobs=jobs, batch_size=batch_size or DEFAULT_BATCH_SIZE, progress=False)
     return pipeline.run(
         _paths(inputs, "inputs"),
-        _folder(out, "out") or Path(),
+        _given_folder(out, "out"),
         pipeline.job_rules(_folder(rules_dir, "rules_dir")),
         _keyring(key),
         private_dir=_folder(private_dir, "private_dir"),

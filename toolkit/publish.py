@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.errors import UsageError
+from toolkit.model import TABLE_SCHEMAS
 
 STAGING_MARK = ".staging-"
 KIND_FILE = ".toolkit-output"
@@ -76,7 +77,7 @@ def mark(folder: Path, kind: OutputKind) -> None:
     (folder / KIND_FILE).write_text(f"{kind}\n", encoding="utf-8")
 
 
-_TABLES = ("profiles", "education", "skills", "contributions", "experience", "awards")
+_TABLES = tuple(table for table in TABLE_SCHEMAS if table != "rejects")
 _CONTENTS: dict[OutputKind, frozenset[str]] = {
     OutputKind.RELEASE: frozenset({KIND_FILE, "report.json", "README.md", "report.html"})
     | {f"{table}.parquet" for table in _TABLES},

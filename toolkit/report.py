@@ -179,7 +179,7 @@ def job_summary_lines(envelope: dict[str, Any], folder: str | None = None) -> li
     lines.append(
         f"{plural(counts['profiles'], 'profile')}, {plural(counts['rejected_inputs'], 'input')} rejected, "
         f"{sum(counts['quarantined'].values())} rows quarantined, "
-        f"{_persons(counts['suppressed_persons'])} suppressed by verification"
+        f"{plural(counts['suppressed_persons'], 'person')} suppressed by verification"
     )
     for hit in envelope["verification"]["hits"]:
         values = plural(hit["values"], "value")
@@ -196,8 +196,9 @@ def job_summary_lines(envelope: dict[str, Any], folder: str | None = None) -> li
         smallest = min((view["after"]["smallest_k"] for view in risk["views"].values()), default=0)
         coarsened = sum(1 for column in risk["columns"].values() if column["level"])
         lines.append(
-            f"risk: {plural(len(risk['views']), 'attacker view')}, smallest class {_persons(smallest)} after "
-            f"{plural(coarsened, 'column')} coarsened; {_persons(risk['suppressed'])} suppressed "
+            f"risk: {plural(len(risk['views']), 'attacker view')}, "
+            f"smallest class {plural(smallest, 'person')} after "
+            f"{plural(coarsened, 'column')} coarsened; {plural(risk['suppressed'], 'person')} suppressed "
             f"(budget {risk['budget']})"
         )
     if release["written"]:
@@ -208,19 +209,16 @@ def job_summary_lines(envelope: dict[str, Any], folder: str | None = None) -> li
         )
     elif verification["blocked"]:
         lines.append(
-            f"release BLOCKED: {_persons(verification['persons_suppressed'])} suppressed, more than the "
+            f"release BLOCKED: {plural(verification['persons_suppressed'], 'person')} suppressed, "
+            "more than the "
             f"budget of {verification['suppression_budget']}; no release was written (see the private report)"
         )
     else:
         lines.append(
             f"release BLOCKED: the attacker views of risk.yaml cannot reach their k without suppressing "
-            f"{_persons(risk['suppressed'])}, more than the budget of {risk['budget']}; "
+            f"{plural(risk['suppressed'], 'person')}, more than the budget of {risk['budget']}; "
             "no release was written"
         )
     if not envelope["privacy"]["key"]["linkable_across_runs"]:
         lines.append("note: no TOOLKIT_SECRET: pseudonyms use a random key and do not link across runs")
     return lines
-
-
-def _persons(count: int) -> str:
-    return f"{count} person" if count == 1 else f"{count} persons"

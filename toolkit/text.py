@@ -158,18 +158,23 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
-_FULLWIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
-"""Full-width forms of ASCII (U+FF01-FF5E: a full-width at sign, letters, digits) as ASCII, one for one."""
-_ENCODED_AT = re.compile(r"(?<=[\w.+-])(?:&#0*64;|&#[xX]0*40;|&commat;|%40)(?=[\w-])")
+WIDE_FORMS = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3002: ".", 0xFF61: "."}
+"""Full-width forms of ASCII (U+FF01-FF5E: a full-width at sign, letters, digits) and ideographic full
+stops, as ASCII: one character for one, for `str.translate`."""
+DISGUISED_AT = re.compile(
+    r"(?<=[\w.+%-])(?:&#0*64;|&#[xX]0*40;|&commat;|%40|[^\S\n]@[^\S\n]?|@[^\S\n])(?=[\w-]+\.[^\W\d_]{2,})"
+)
+"""An at sign written as an HTML entity, percent-encoded or spaced out, between the parts of an address
+('ada&#64;example.org', 'ada%40example.org', 'ada @ example.org')."""
 _ODD_SPACE = re.compile("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
 
 
 def unmasked(text: str) -> str:
     """`text` as a detector should read it: invisible characters inside words dropped ('kwame\\u200b@…'),
-    full-width forms as ASCII (U+FF20 as '@'), an at sign written as an HTML entity or percent-encoded between
-    the parts of an address ('ada&#64;example.org', 'ada%40example.org') as '@', and no-break and thin
-    spaces as spaces. Lengths change: for finding, never for offsets into `text`."""
-    if text.isascii() and "&" not in text and "%" not in text:
+    full-width forms and ideographic full stops as ASCII (`WIDE_FORMS`), a disguised at sign
+    (`DISGUISED_AT`) as '@', and no-break and thin spaces as spaces. Lengths change: for finding, never
+    for offsets into `text`."""
+    if text.isascii() and not any(mark in text for mark in ("&", "%", " @", "@ ")):
         return text
-    text = _INVISIBLE.sub("", text).translate(_FULLWIDTH)
-    return _ODD_SPACE.sub(" ", _ENCODED_AT.sub("@", text))
+    text = _INVISIBLE.sub("", text).translate(WIDE_FORMS)
+    return _ODD_SPACE.sub(" ", DISGUISED_AT.sub("@", text))

@@ -20,7 +20,7 @@ import regex
 from toolkit.scrub.engine import Engine, Span
 from toolkit.scrub.identifiers import RecordIdentifiers, WordIndex
 from toolkit.scrub.keys import Keyring
-from toolkit.text import Lexicon, Words, fold
+from toolkit.text import DISGUISED_AT, WIDE_FORMS, Lexicon, Words, fold
 
 _MIN_SCORE = 0.5
 TOKEN = regex.compile(r"<[A-Z_]+_[0-9a-f]{8}>")
@@ -294,14 +294,6 @@ _ESCAPED_BREAK = regex.compile(r"\\[nrt](?=[\p{L}\p{N}(+\\]|$)")
 
 
 _UNESCAPED = {"n": " \n", "r": " \r", "t": " \t"}
-_FULL_STOPS = {0x3002: ".", 0xFF61: "."}
-_WIDE = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | _FULL_STOPS
-"""Full-width ASCII and ideographic full stops, as ASCII: one character for one."""
-_DISGUISED_AT = regex.compile(
-    r"(?<=[\p{L}\p{N}._%+-])(?:&#0*64;|&#[xX]0*40;|&commat;|%40|[^\S\n]@[^\S\n]?|@[^\S\n])"
-    r"(?=[\p{L}\p{N}-]+\.\p{L}{2,})"
-)
-"""An at sign written as an entity, percent-encoded or spaced out between the parts of an address."""
 _INVISIBLE_IN_CONTACT = regex.compile(
     r"(?<=\d)[\u00ad\u200b\u2060\ufeff](?=\d)|[\u00ad\u200b\u2060\ufeff](?=@)|(?<=@)[\u00ad\u200b\u2060\ufeff]"
 )
@@ -321,8 +313,8 @@ def _readable(text: str) -> str:
         text = _INVISIBLE_IN_CONTACT.sub(
             lambda match: "." if "@" in text[max(0, match.start() - 1) : match.end() + 1] else "-", text
         )
-        text = text.translate(_WIDE)
-    return _DISGUISED_AT.sub(lambda match: "%" * (len(match.group()) - 1) + "@", text)
+        text = text.translate(WIDE_FORMS)
+    return DISGUISED_AT.sub(lambda match: "%" * (len(match.group()) - 1) + "@", text)
 
 
 _CAPITALISED_WORD = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}'\u2019]*")

@@ -8,6 +8,7 @@ import math
 from collections.abc import Mapping, Sequence
 from itertools import groupby
 
+import numpy as np
 import polars as pl
 
 from toolkit.risk.ladders import PERSON, Ladders, split_column
@@ -24,6 +25,9 @@ from toolkit.risk.views import (
 )
 from toolkit.rules import RiskRules
 
+_NO_ROW = np.iinfo(np.uint32).max
+"""A person's code for a column of a table in which they have no row (codes are dense ranks from 1)."""
+
 
 class Search:
     """The state of one search: the ladders fitted to the release, and what each node of a view's
@@ -39,6 +43,7 @@ class Search:
         self._cache: dict[tuple[str, tuple[int, ...]], tuple[int, float]] = {}
         self._keys: dict[tuple[str, str, tuple[int, ...]], pl.Series] = {}
         self._losses: dict[tuple[str, int], float] = {}
+        self._codes: dict[tuple[str, int], pl.Series] = {}
 
     def exposure(self, name: str, levels: Mapping[str, int], population: Population) -> Exposure:
         view = self.rules.views[name]
@@ -62,10 +67,12 @@ class Search:
                 share = rows.filter(rows.is_in(persons.implode())).len() / max(rows.len(), 1)
                 self._cache[key] = (0, share)
             else:
-                keys = [
-                    self._table_keys(name, table, list(columns), levels)
-                    for table, columns in groupby(view.columns, key=lambda c: split_column(c)[0])
-                ]
+                keys: list[pl.Series] = []
+                for table, columns in groupby(view.columns, key=lambda c: split_column(c)[0]):
+                    if self.ladders.one_row_per_person(table):
+                        keys += [self._person_codes(column, levels[column]) for column in columns]
+                    else:
+                        keys.append(self._table_keys(name, table, list(columns), levels))
                 small = same_keys(keys) < k
                 self._cache[key] = (int(small.sum()), 0.0)
         return self._cache[key]
@@ -77,6 +84,18 @@ class Search:
         for name in self.rules.views:
             levels.update(self._solve(name, levels))
         return levels
+
+    def _person_codes(self, column: str, level: int) -> pl.Series:
+        """The codes of `column` (of a table with at most one row per person) at `level`, one per person
+        in person order: withheld values are 0 and persons without a row `_NO_ROW`. A record view's key
+        over such a table is these columns side by side, so a lattice node costs no join."""
+        if (column, level) not in self._codes:
+            table = split_column(column)[0]
+            aligned = np.full(self.everyone.len(), _NO_ROW, dtype=np.uint32)
+            persons = self.ladders.frames[table].get_column(PERSON).to_numpy()
+            aligned[persons] = self.ladders.codes(column, level).fill_null(0).to_numpy()
+            self._codes[(column, level)] = pl.Series(column, aligned, dtype=pl.UInt32)
+        return self._codes[(column, level)]
 
     def _table_keys(self, name: str, table: str, columns: list[str], levels: Mapping[str, int]) -> pl.Series:
         key = (name, table, tuple(levels[column] for column in columns))

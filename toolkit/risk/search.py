@@ -61,8 +61,8 @@ class Search:
                 rare = support.filter(pl.col(SIZE) < k).height / max(support.height, 1)
                 self._cache[key] = (0, rare)
             elif view.kind == "sequence":
-                keys = [self._table_keys(name, view.table, list(view.columns), levels)]
-                persons = self.everyone.filter(same_keys(keys) < k)
+                sequences = [self._table_keys(name, view.table, list(view.columns), levels)]
+                persons = self.everyone.filter(same_keys(sequences) < k)
                 rows = self.ladders.frames[view.table].get_column(PERSON)
                 share = rows.filter(rows.is_in(persons.implode())).len() / max(rows.len(), 1)
                 self._cache[key] = (0, share)

@@ -14,21 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import groupby
 from typing import Any
 
 import regex
 import spacy
-from presidio_analyzer import (
-    AnalyzerEngine,
-    EntityRecognizer,
-    Pattern,
-    PatternRecognizer,
-    RecognizerRegistry,
-    RecognizerResult,
-)
-from presidio_analyzer.context_aware_enhancers import ContextAwareEnhancer
-from presidio_analyzer.nlp_engine import NerModelConfiguration, NlpArtifacts, SpacyNlpEngine
-from spacy.tokens import Doc
+from presidio_analyzer import EntityRecognizer, Pattern, PatternRecognizer
+from presidio_analyzer.analyzer_engine import REGEX_TIMEOUT_SECONDS
+from presidio_analyzer.nlp_engine import NerModelConfiguration, SpacyNlpEngine
 
 from toolkit.detectors import validator_for
 from toolkit.errors import RulesError
@@ -87,29 +80,6 @@ class _NerOnlySpacyEngine(SpacyNlpEngine):
         self.nlp = {"en": nlp}  # type: ignore[assignment]
 
 
-class _NoContext(ContextAwareEnhancer):
-    """No recognizer here declares context words, so Presidio's lemma-based enhancer (which deep-copies
-    every result of every text) has nothing to do."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            context_similarity_factor=0.0,
-            min_score_with_context_similarity=0.0,
-            context_prefix_count=0,
-            context_suffix_count=0,
-        )
-
-    def enhance_using_context(
-        self,
-        text: str,
-        raw_results: list[RecognizerResult],
-        nlp_artifacts: NlpArtifacts,
-        recognizers: list[EntityRecognizer],
-        context: list[str] | None = None,
-    ) -> list[RecognizerResult]:
-        return raw_results
-
-
 class _ValidatedPatternRecognizer(PatternRecognizer):
     """A pattern recognizer whose matches must pass a check (Luhn, IBAN) declared in the rules."""
 
@@ -121,8 +91,12 @@ class _ValidatedPatternRecognizer(PatternRecognizer):
         return self.check(pattern_text)
 
 
+def _flags(spec: RecognizerSpec) -> int:
+    return regex.DOTALL | regex.MULTILINE | (regex.IGNORECASE if spec.ignore_case else 0)
+
+
 def _pattern_recognizer(spec: RecognizerSpec) -> PatternRecognizer:
-    flags = regex.DOTALL | regex.MULTILINE | (regex.IGNORECASE if spec.ignore_case else 0)
+    flags = _flags(spec)
     check = validator_for(spec)
     if check is not None:
         return _ValidatedPatternRecognizer(
@@ -140,6 +114,79 @@ def _pattern_recognizer(spec: RecognizerSpec) -> PatternRecognizer:
         context=list(spec.context),
         global_regex_flags=flags,
     )
+
+
+_Finding = tuple[str, int, int, float, "_Running"]
+"""(entity, start, end, score, the recognizer that found it)."""
+
+
+class _Running:
+    """A recognizer of the rules as the engine runs it: its patterns compiled with its flags once, what a
+    text must hold for it to read the text, and how many name words its matches must keep (0: any)."""
+
+    def __init__(
+        self,
+        order: int,
+        requires: str | None,
+        recognizer: PatternRecognizer | FirstNameRecognizer,
+        name_words: int,
+        patterns: Sequence[tuple[regex.Pattern[str], float]] = (),
+    ) -> None:
+        self.order = order
+        self.requires = requires
+        self.recognizer = recognizer
+        self.name_words = name_words
+        self.patterns = patterns
+
+    def findings(self, text: str) -> list[_Finding]:
+        """What Presidio's `analyze` of the recognizer finds, without its per-match explanations: a
+        pattern match scores the pattern's score, 1 when the recognizer validates it, and is dropped when
+        the recognizer invalidates it; a pattern that runs past Presidio's regex timeout is skipped."""
+        recognizer = self.recognizer
+        if not isinstance(recognizer, PatternRecognizer):
+            return [
+                (r.entity_type, r.start, r.end, r.score, self)
+                for r in recognizer.analyze(text, recognizer.supported_entities, None)
+                if r.score > EntityRecognizer.MIN_SCORE
+            ]
+        entity = recognizer.supported_entities[0]
+        found: list[_Finding] = []
+        for pattern, pattern_score in self.patterns:
+            try:
+                for match in pattern.finditer(text, timeout=REGEX_TIMEOUT_SECONDS):
+                    start, end = match.span()
+                    if start == end:
+                        continue
+                    value = text[start:end]
+                    score = pattern_score
+                    valid = recognizer.validate_result(value)
+                    if valid is not None:
+                        score = EntityRecognizer.MAX_SCORE if valid else EntityRecognizer.MIN_SCORE
+                    if recognizer.invalidate_result(value):
+                        score = EntityRecognizer.MIN_SCORE
+                    if score > EntityRecognizer.MIN_SCORE:
+                        found.append((entity, start, end, score, self))
+            except TimeoutError:
+                continue
+        return found
+
+
+def _without_duplicates(found: list[_Finding]) -> list[_Finding]:
+    """Presidio's `remove_duplicates`: no finding inside another of the same entity whose score is as
+    high, in Presidio's order (highest score first, then by start, longest first); identical findings of
+    two recognizers are one, the one replacing most (see `Engine.recognized`)."""
+    ranked = sorted(found, key=lambda f: (f[0], f[1], -(f[2] - f[1]), -f[3], f[4].name_words, f[4].order))
+    kept: list[_Finding] = []
+    for _, group in groupby(ranked, key=lambda f: f[0]):
+        active: list[_Finding] = []
+        for finding in group:
+            active = [other for other in active if other[2] >= finding[1]]
+            if any(other[1] <= finding[1] and finding[2] <= other[2] and finding[3] <= other[3]
+                   for other in active):  # fmt: skip
+                continue
+            kept.append(finding)
+            active.append(finding)
+    return sorted(kept, key=lambda f: (-f[3], f[1], -(f[2] - f[1])))
 
 
 class Engine:
@@ -167,33 +214,21 @@ class Engine:
         self.nlp_engine = _NerOnlySpacyEngine(nlp.model)
         self.nlp_engine.load()
         self.ner = self.nlp_engine.nlp["en"]  # type: ignore[index]
-        built: list[tuple[str | None, EntityRecognizer]] = [
-            (spec.requires, _pattern_recognizer(spec)) for spec in recognizers
+        # A text without digits is not read by the recognizers that need one (phones, cards, IPs ...), an
+        # ASCII text not by those of other scripts.
+        self.recognizers = [
+            _Running(
+                order,
+                spec.requires,
+                _pattern_recognizer(spec),
+                self.names_only.get(spec.name, 0),
+                [(regex.compile(p.regex, _flags(spec)), p.score) for p in spec.patterns],
+            )
+            for order, spec in enumerate(recognizers)
         ]
         if first_names:
-            built.append((None, FirstNameRecognizer(first_names, allow_list, english_words)))
-        self.pattern_entities = sorted({e for _, r in built for e in r.supported_entities})
-        # One analyzer per kind of text: a text without digits is not read by the recognizers that need
-        # one (phones, cards, IPs ...), an ASCII text not by those of other scripts.
-        self.analyzers: dict[tuple[bool, bool], AnalyzerEngine] = {}
-        for digit in (False, True):
-            for non_ascii in (False, True):
-                registry = RecognizerRegistry(supported_languages=["en"])
-                held = {None, "digit" if digit else None, "non_ascii" if non_ascii else None}
-                for requires, recognizer in built:
-                    if requires in held:
-                        registry.add_recognizer(recognizer)
-                self.analyzers[(digit, non_ascii)] = AnalyzerEngine(
-                    registry=registry,
-                    nlp_engine=self.nlp_engine,
-                    supported_languages=["en"],
-                    context_aware_enhancer=_NoContext(),
-                )
-        # No recognizer here reads tokens or lemmas, so every text gets the same empty artifacts.
-        self.no_tokens = NlpArtifacts(
-            entities=[], tokens=Doc(self.ner.vocab, words=[]), tokens_indices=[], lemmas=[],
-            nlp_engine=self.nlp_engine, language="en",
-        )  # fmt: skip
+            gazetteer = FirstNameRecognizer(first_names, allow_list, english_words)
+            self.recognizers.append(_Running(len(self.recognizers), None, gazetteer, 0))
 
     def analyze(self, texts: Sequence[str], ner: bool = True) -> list[list[Span]]:
         """Spans found in each text, in order: the recognizers' and, unless `ner` is False, NER's."""
@@ -204,28 +239,38 @@ class Engine:
         return found
 
     def recognized(self, texts: Sequence[str]) -> list[list[Span]]:
-        """The recognizers' spans in each text (patterns, gazetteer, cues), without NER."""
-        if not self.pattern_entities:  # no recognizer in the rules: Presidio would refuse to run
-            return [[] for _ in texts]
+        """The recognizers' spans in each text (patterns, gazetteer, cues), without NER.
+
+        Each recognizer's `analyze` would do the same as Presidio's analyzer does with them (the matches
+        of each pattern that pass the recognizer's validation, then no finding inside another of its
+        entity with a score as high), at about twice the cost; and Presidio picks among identical
+        findings of two recognizers by the order of a set, which changes from process to process. Here
+        the tie goes to the recognizer that replaces most (not `names_only`), then to the first in the
+        rules, so a text's findings never depend on the worker that read it."""
         found = []
         for text in texts:
-            analyzer = self.analyzers[(_DIGIT.search(text) is not None, not text.isascii())]
-            results = analyzer.analyze(
-                text=text, language="en", entities=self.pattern_entities, nlp_artifacts=self.no_tokens
-            )
-            spans = [_whole(Span(r.entity_type, r.start, r.end, r.score), text) for r in results]
-            if self.names_only:
-                fewest = [self._name_words(r) for r in results]
-                spans = [
-                    trimmed for span, least in zip(spans, fewest, strict=True)
-                    if (trimmed := self._trimmed(span, text, least) if least else span) is not None
-                ]  # fmt: skip
+            held = {
+                None,
+                "digit" if _DIGIT.search(text) else None,
+                "non_ascii" if not text.isascii() else None,
+            }
+            results = [
+                finding
+                for running in self.recognizers
+                if running.requires in held
+                for finding in running.findings(text)
+            ]
+            spans = []
+            for entity, start, end, score, running in _without_duplicates(results):
+                span = _whole(Span(entity, start, end, score), text)
+                if running.name_words:
+                    trimmed = self._trimmed(span, text, running.name_words)
+                    if trimmed is None:
+                        continue
+                    span = trimmed
+                spans.append(span)
             found.append(spans)
         return found
-
-    def _name_words(self, result: RecognizerResult) -> int:
-        """How many name words a match of its recognizer must keep; 0 when it is not `names_only`."""
-        return self.names_only.get((result.recognition_metadata or {}).get("recognizer_name", ""), 0)
 
     def _trimmed(self, span: Span, text: str, fewest: int = 2) -> Span | None:
         """A match of a `names_only` recognizer without the ordinary words at its ends ('The', 'Young

@@ -331,3 +331,20 @@ def test_a_five_megabyte_line_is_scrubbed_whole(tmp_path: Path, secret: str) -> 
     summary = pl.read_parquet(out / "profiles.parquet")["summary"][0]
     assert len(summary) > 4_000_000
     assert "Maribel" not in summary
+
+
+@pytest.mark.parametrize(
+    ("parts", "distinct"),
+    [
+        ([], True),
+        ([["a", "a", "b"], ["c"]], True),  # within a part, phrase_keys made the rows distinct already
+        ([["a", "b"], ["b", "c"]], False),  # the same profile given twice: two batches
+    ],
+)
+def test_phrases_are_distinct_when_no_person_is_in_two_parts(
+    tmp_path: Path, parts: list[list[str]], distinct: bool
+) -> None:
+    for number, ids in enumerate(parts):
+        frame = pl.DataFrame({"profile_id": ids, "phrase": list(range(len(ids)))})
+        frame.write_parquet(tmp_path / f"part-{number:06d}.parquet")
+    assert driver._persons_in_one_part(tmp_path) is distinct

@@ -249,7 +249,8 @@ def anonymize(
 
     finder = PhraseFinder(risk_rules.phrases, rules)
     phrases = phrase_keys(tables, risk_rules.phrases, finder).lazy()
-    plan = plan_risk({name: frame.lazy() for name, frame in tables.items()}, risk_rules, phrases, finder)
+    lazy = {name: frame.lazy() for name, frame in tables.items()}
+    plan = plan_risk(lazy, risk_rules, phrases, finder, phrases_distinct=True)  # one batch's: distinct
     if plan.written:
         tables = {name: plan.apply(name, frame.lazy()).collect() for name, frame in tables.items()}
     return Release(tables, verification, actions, budget, plan.to_json())

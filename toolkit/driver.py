@@ -520,6 +520,28 @@ def _ids_in_several_batches(parsed: Path) -> pl.Series:
     )
 
 
+def _persons_in_one_part(folder: Path) -> bool:
+    """Whether no person has rows in two of the parts in `folder` (each part of phrases is distinct
+    within itself: then so are all of them together). A person is whole in one batch, but the same
+    profile given twice is two batches' (a `unique` rule quarantines the second only if the rules have
+    one)."""
+    parts = sorted(folder.glob("part-*.parquet")) if folder.is_dir() else []
+    if not parts:
+        return True
+    in_several = (
+        pl.scan_parquet(parts, include_file_paths="_part")
+        .select("profile_id", "_part")
+        .unique()
+        .group_by("profile_id")
+        .len()
+        .filter(pl.col("len") > 1)
+        .select(pl.len())
+        .collect(engine="streaming")
+        .item()
+    )
+    return bool(in_several == 0)
+
+
 def _scan_table(folder: Path, table: str, schema: dict[str, pl.DataType]) -> pl.LazyFrame:
     """The parts of `table`, in batch order, as one lazy frame (empty with `schema` when there are none)."""
     parts = sorted((folder / table).glob("part-*.parquet")) if (folder / table).is_dir() else []
@@ -725,7 +747,8 @@ def _run_phases(
     if written and rules.risk is not None and rules.risk.enabled:
         released = {t: _scan_table(work / "release", t, schemas[t]) for t in RELEASED_TABLES}
         phrases = _scan_table(work, "phrases", dict(PHRASE_SCHEMA))
-        plan = plan_risk(released, rules.risk, phrases, _finder(rules.risk, privacy))
+        distinct = _persons_in_one_part(work / "phrases")
+        plan = plan_risk(released, rules.risk, phrases, _finder(rules.risk, privacy), distinct)
         written = plan.written
         _collect_risk_suppressed(released, plan, private_stage)
         if written and plan.rewriter is not None:

@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import polars as pl
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolkit.risk.phrases import PhraseFinder, PhraseRewriter, phrase_keys, value_keys
+from tests.risk.helpers import release
+from toolkit.risk import plan_risk
+from toolkit.risk.phrases import (
+    PHRASE_SCHEMA,
+    PhraseFinder,
+    PhraseRewriter,
+    phrase_key,
+    phrase_keys,
+    value_keys,
+)
 from toolkit.rules import load_risk_rules
 
 
@@ -66,8 +76,6 @@ def test_rewriting_never_raises_and_is_idempotent(finder: PhraseFinder, text: st
 
 
 def test_phrase_keys_count_each_phrase_once_per_person(finder: PhraseFinder) -> None:
-    import polars as pl
-
     risk = load_risk_rules()
     assert risk.phrases is not None
     tables = {
@@ -76,3 +84,24 @@ def test_phrase_keys_count_each_phrase_once_per_person(finder: PhraseFinder) -> 
     }
     keys = phrase_keys(tables, risk.phrases, finder)
     assert keys.group_by("profile_id").len().sort("profile_id").get_column("len").to_list() == [1, 1]
+
+
+@pytest.mark.parametrize(
+    ("holders", "distinct", "kept"),
+    [
+        (["p0", "p1", "p2", "p3", "p4"], True, 1),  # five persons: shared by k
+        (["p0", "p1", "p2", "p3", "p4"], False, 1),
+        (["p0", "p0", "p1", "p2", "p3"], False, 0),  # a person's phrase twice is still one person
+    ],
+)
+def test_a_phrase_is_kept_when_k_persons_hold_it(
+    finder: PhraseFinder, holders: list[str], distinct: bool, kept: int
+) -> None:
+    risk = load_risk_rules()
+    persons = [f"p{i}" for i in range(8)]
+    phrases = pl.LazyFrame(
+        {"profile_id": holders, "phrase": [phrase_key("quorvex")] * len(holders), "kind": ["PROJECT"] * 5},
+        schema=PHRASE_SCHEMA,
+    )
+    plan = plan_risk(release(persons), risk, phrases, finder, phrases_distinct=distinct)
+    assert plan.phrases["PROJECT"] == {"kept": kept, "replaced": 1 - kept}

@@ -68,3 +68,17 @@ def test_an_engine_without_recognizers_still_runs_ner(privacy_rules: PrivacyRule
     (spans,) = engine.analyze(["Kenji Ueda moved to Osaka."])
     assert {span.entity for span in spans} <= set(NER_ENTITIES)
     assert spans
+
+
+def test_the_words_ner_meets_are_forgotten_after_each_call(scrubber: TextScrubber) -> None:
+    engine = scrubber.engine
+    engine.named_entities(["Warm-up text for Ada Byron."])
+    before = len(engine.ner.vocab.strings)
+    names = [
+        f"Zqx{chr(97 + i)}wert Vlorbik{chr(97 + j)}an met Kraszt{i}{j} in Pelvos."
+        for i in range(8)
+        for j in range(8)
+    ]
+    found = engine.named_entities(names)
+    assert len(found) == len(names)
+    assert len(engine.ner.vocab.strings) == before

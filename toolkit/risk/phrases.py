@@ -43,6 +43,10 @@ PHRASE_SCHEMA: dict[str, pl.DataType] = {
 """The columns of `phrase_keys`."""
 
 
+_CHAINS_HELD = 50_000
+"""Chains a finder remembers (then it forgets them all and starts again): a bound on its memory."""
+
+
 @lru_cache(maxsize=65_536)
 def _fold_word(word: str) -> str:
     return fold(word)
@@ -78,6 +82,7 @@ class PhraseFinder:
         self.default = rules.default_type
         self.units = frozenset(fold(unit) for unit in rules.time_units)
         self.unkeyed = frozenset(rules.unkeyed)
+        self._chains: dict[tuple[str, bool], tuple[int, int, int, str, bool] | None] = {}
 
     def __call__(self, text: str) -> Iterator[Phrase]:
         for match in _CANDIDATE.finditer(text):
@@ -93,22 +98,34 @@ class PhraseFinder:
                 end = match.end("unit") if timed else match.end("number")
                 yield Phrase(match.start(), end, phrase_key(match["number"]), "NUMBER", timed)
             else:
-                found = self._chain(text, match.start(), match.end())
-                if found is not None:
-                    yield found
+                start = match.start()
+                before = start - 1
+                while before >= 0 and text[before].isspace():
+                    before -= 1
+                opens_sentence = before < 0 or text[before] in ".!?:;"
+                chain = self._chain(match[0], opens_sentence)
+                if chain is not None:
+                    first, last, key, kind, allowed = chain
+                    yield Phrase(start + first, start + last, key, kind, False, allowed)
 
-    def _chain(self, text: str, start: int, end: int) -> Phrase | None:
-        """A chain without its function words at either end, nor a common word opening a sentence;
-        `allowed` (never counted) if what is left is one everyday word ("Gold"), or one allowed word
-        opening a sentence ("Directed"). Allowed words inside a sentence ("at MediaTek", "on Kafka") are
-        candidates like any other phrase: common ones are shared by k persons, a rare one points at
-        someone."""
-        words = list(_WORDS.finditer(text, start, end))
+    def _chain(self, chain: str, opens_sentence: bool) -> tuple[int, int, int, str, bool] | None:
+        """A chain without its function words at either end, nor a common word opening a sentence:
+        (start, end within the chain, key, kind, `allowed`); `allowed` (never counted) if what is left is
+        one everyday word ("Gold"), or one allowed word opening a sentence ("Directed"). Allowed words
+        inside a sentence ("at MediaTek", "on Kafka") are candidates like any other phrase: common ones
+        are shared by k persons, a rare one points at someone. The same chains recur in every batch:
+        each is worked out once per process."""
+        if (chain, opens_sentence) in self._chains:
+            return self._chains[(chain, opens_sentence)]
+        if len(self._chains) >= _CHAINS_HELD:
+            self._chains.clear()
+        found = self._chain_of(chain, opens_sentence)
+        self._chains[(chain, opens_sentence)] = found
+        return found
+
+    def _chain_of(self, chain: str, opens_sentence: bool) -> tuple[int, int, int, str, bool] | None:
+        words = list(_WORDS.finditer(chain))
         folded_words = [_fold_word(word[0]) for word in words]
-        before = start - 1
-        while before >= 0 and text[before].isspace():
-            before -= 1
-        opens_sentence = before < 0 or text[before] in ".!?:;"
         while words and (
             folded_words[0] in self.function_words
             or (opens_sentence and len(words) > 1 and folded_words[0] in self.common)
@@ -125,13 +142,12 @@ class PhraseFinder:
         allowed = single is not None and (
             single in self.common or (opens_sentence and single in self.allowed)
         )
-        first, last = words[0].start(), words[-1].end()
         folded = " ".join(folded_words)
         if all(word[0].isdigit() for word in folded_words):
             kind = "NUMBER"
         else:
             kind = next((self.types[w] for w in folded_words if w in self.types), self.default)
-        return Phrase(first, last, phrase_key(folded), kind, False, allowed)
+        return words[0].start(), words[-1].end(), phrase_key(folded), kind, allowed
 
 
 def phrase_keys(tables: Mapping[str, pl.DataFrame], rules: PhraseRules, finder: PhraseFinder) -> pl.DataFrame:

@@ -311,23 +311,25 @@ class Engine:
     def named_entities(self, texts: Sequence[str]) -> list[list[Span]]:
         """spaCy's PERSON, LOCATION and ORGANIZATION entities of each text. A text longer than
         `MAX_NER_CHARS` is read in pieces cut at white space, so no text can exceed spaCy's length limit
-        and the time stays linear in the length."""
+        and the time stays linear in the length. The words spaCy meets are forgotten after each call
+        (a memory zone): its vocabulary would otherwise grow with every new name a worker reads."""
         found = []
         pieces = [piece for text in texts for piece in _pieces(text)]
-        docs = iter(self.ner.pipe([text for _, text in pieces], batch_size=self.settings.batch_size))
-        for text in texts:
-            spans = []
-            for offset, _ in _pieces(text):
-                doc = next(docs)
-                for entity in doc.ents:
-                    label = _SPACY_TO_PRESIDIO.get(entity.label_)
-                    if label is None:
-                        continue
-                    # An entity never runs across a line break ('Liisa Lepistö' / 'Moonbase Ltd').
-                    for line in _LINE.finditer(entity.text):
-                        start = entity.start_char + offset + line.start()
-                        spans.append(Span(label, start, start + len(line.group()), NER_SCORE))
-            found.append(spans)
+        with self.ner.memory_zone():
+            docs = iter(self.ner.pipe([text for _, text in pieces], batch_size=self.settings.batch_size))
+            for text in texts:
+                spans = []
+                for offset, _ in _pieces(text):
+                    doc = next(docs)
+                    for entity in doc.ents:
+                        label = _SPACY_TO_PRESIDIO.get(entity.label_)
+                        if label is None:
+                            continue
+                        # An entity never runs across a line break ('Liisa Lepistö' / 'Moonbase Ltd').
+                        for line in _LINE.finditer(entity.text):
+                            start = entity.start_char + offset + line.start()
+                            spans.append(Span(label, start, start + len(line.group()), NER_SCORE))
+                found.append(spans)
         return found
 
 

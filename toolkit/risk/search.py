@@ -127,8 +127,13 @@ class Search:
         """The view's levels of least loss (mean loss of its columns, plus the share of persons it would
         suppress) that fit the budget, by branch and bound over its lattice of levels: nodes in order of
         generalization loss, none that a node within budget and without suppression already covers."""
-        columns = self.rules.views[name].columns
+        view = self.rules.views[name]
+        columns = view.columns
         ranges = [range(floor[column], self.ladders.top(column) + 1) for column in columns]
+        persons = self.everyone.len()
+        if view.kind == "record" and persons < self.rules.target(view) and self.budget < persons:
+            # Fewer persons than k: everyone is below target at every node, over the budget.
+            return {column: r[-1] for column, r in zip(columns, ranges, strict=True)}
         nodes = sorted(
             itertools.product(*ranges),
             key=lambda node: (self._node_loss(columns, node), node),

@@ -38,6 +38,23 @@ CASES = [
     ("Portland, OR 97214", "STREET_ADDRESS", "OR 97214"),
     ("CEP 90570-080", "STREET_ADDRESS", "90570-080"),
     ("Led 12 engineers the whole way", "STREET_ADDRESS", None),
+    ("Phone:\n  437 9303", "PHONE_NUMBER", "437 9303"),
+    ("Desk: 224-1797497", "PHONE_NUMBER", "224-1797497"),
+    ("stop sending messages to 617 4281", "PHONE_NUMBER", "617 4281"),
+    ("they are not answering at 477 8611", "PHONE_NUMBER", "477 8611"),
+    ("home: 12 commits a week", "PHONE_NUMBER", None),
+    ("PSC 5054, Box 2357\nAPO AE 30194", "STREET_ADDRESS", "PSC 5054, Box 2357"),
+    ("Unit 9930 Box 9728", "STREET_ADDRESS", "Unit 9930 Box 9728"),
+    ("FPO AP 41937", "STREET_ADDRESS", "FPO AP 41937"),
+    ("USNV van Aken\nFPO AE 99452", "STREET_ADDRESS", "USNV van Aken"),
+    ("the USS Enterprise episode", "STREET_ADDRESS", None),
+    ("Paul-Nevermann-Platz 47", "STREET_ADDRESS", "Paul-Nevermann-Platz 47"),
+    ("at Frankfurter Allee 73 now", "STREET_ADDRESS", "Frankfurter Allee 73"),
+    ("Agip u. 96.", "STREET_ADDRESS", "Agip u. 96"),
+    ("Ctra. de Fuentenueva 29", "STREET_ADDRESS", "Ctra. de Fuentenueva 29"),
+    ("1266 Cheriton Dr, Phoenix", "STREET_ADDRESS", "1266 Cheriton Dr"),
+    ("at the corner of Brekkustíg 80 and Veres Neck", "STREET_ADDRESS", "Brekkustíg 80 and Veres Neck"),
+    ("ran 1 event loop per core", "STREET_ADDRESS", None),
     ("born 3 November 1989 in Oslo", "DATE_OF_BIRTH", "3 November 1989"),
     ("DOB: 1991-03-14", "DATE_OF_BIRTH", "1991-03-14"),
     ("released 3 November 1989", "DATE_OF_BIRTH", None),
@@ -100,3 +117,24 @@ def test_names_only_recognizers(text: str, name: str | None, scrubber: TextScrub
         assert found == []
     else:
         assert name in found
+
+
+ADDRESS_BLOCKS = [
+    # (text, the address the engine replaces whole): the lines below a street that hold only its parts
+    (
+        "a taxi to 46963 Al. Zwycięstwa 96\n Apt. 595\n Gdynia\n Poland 25382. Please call me",
+        "46963 Al. Zwycięstwa 96\n Apt. 595\n Gdynia\n Poland 25382",
+    ),
+    (
+        "send it to 55792 Marikåpeveien 33 Suite 991\nPUNKAHARJU\n, SV\n Finland 88595? I am away",
+        "55792 Marikåpeveien 33 Suite 991\nPUNKAHARJU\n, SV\n Finland 88595",
+    ),
+    ("office at 38 Mare Street\nThanks for the help", "38 Mare Street"),
+]
+
+
+@pytest.mark.parametrize(("text", "address"), ADDRESS_BLOCKS)
+def test_an_address_takes_its_lines_below(text: str, address: str, scrubber: TextScrubber) -> None:
+    (spans,) = scrubber.engine.recognized([text])
+    found = [text[span.start : span.end] for span in spans if span.entity == "STREET_ADDRESS"]
+    assert address in found

@@ -343,9 +343,13 @@ _ADDRESS_AFTER = regex.compile(
     r"(?:,?[^\S\n]*(?:Apt\.?|Apartment|Suite|Ste\.?|Unit|Flat|Room|Floor|#)[^\S\n]?\d{1,5}[A-Za-z]?)*"
     rf"(?:(?:,[^\S\n]*|[^\S\n]+){_ADDRESS_JOINER}{_ADDRESS_PART}(?:[^\S\n]+{_ADDRESS_JOINER}{_ADDRESS_PART}){{0,3}}){{0,3}}"
 )
+_ADDRESS_UNIT = r"(?:Apt\.?|Apartment|Suite|Ste\.?|Unit|Flat|Room|Floor|#)[^\S\n]?\d{1,5}[A-Za-z]?"
 _ADDRESS_LINE = regex.compile(
-    rf"[^\S\n]*(?:\n|\r\n?)[^\S\n]*{_ADDRESS_PART}(?:,?[^\S\n]+{_ADDRESS_JOINER}{_ADDRESS_PART}){{0,4}},?(?=[^\S\n]*(?:\n|\r|$))"
+    rf"[^\S\n]*(?:\n|\r\n?)[^\S\n]*,?[^\S\n]*(?:{_ADDRESS_UNIT}|{_ADDRESS_PART}(?:,?[^\S\n]+{_ADDRESS_JOINER}{_ADDRESS_PART}){{0,4}}),?"
+    r"(?:(?=[^\S\n]*(?:\n|\r|$))|(?<=\d)(?=[.?!][^\S\n]|[.?!]$))"
 )
+"""A line below an address that holds only its parts (a unit, a town, ', SV', a country and postcode), or
+a last such line ending with a postcode and the sentence ('Poland 25382. Please call ...')."""
 _ADDRESS_LINES = 4
 _STREET_LINE_ABOVE = regex.compile(
     r"(?:^|(?<=\n))[^\S\n]*(?:\d{1,6}[^\S\n]+)?(?:\p{Lu}[\p{L}'\u2019-]*[^\S\n]+){1,3}\d{1,5}[a-zA-Z]?"

@@ -192,9 +192,10 @@ def _without_duplicates(found: list[_Finding]) -> list[_Finding]:
 class Engine:
     """An analyzer over many texts. Build it once per process with `engine_for`.
 
-    Presidio's analyzer runs the recognizers of the rules (patterns, the first-name gazetteer); spaCy's NER
-    runs apart, only on the texts that need it, and its entities are mapped as Presidio's spaCy recognizer
-    maps them (PERSON, LOCATION, ORGANIZATION, with its default score). Set OPENBLAS_NUM_THREADS=1 before
+    The recognizers of the rules (Presidio pattern recognizers, the first-name gazetteer) run here, with
+    Presidio's scoring and its rule for overlapping findings (`recognized`); spaCy's NER runs apart, only
+    on the texts that need it, and its entities are mapped as Presidio's spaCy recognizer maps them
+    (PERSON, LOCATION, ORGANIZATION, with its default score). Set OPENBLAS_NUM_THREADS=1 before
     numpy is first imported (the CLI does): one BLAS thread is faster for spaCy's small matrices.
     """
 
@@ -241,9 +242,9 @@ class Engine:
     def recognized(self, texts: Sequence[str]) -> list[list[Span]]:
         """The recognizers' spans in each text (patterns, gazetteer, cues), without NER.
 
-        Each recognizer's `analyze` would do the same as Presidio's analyzer does with them (the matches
-        of each pattern that pass the recognizer's validation, then no finding inside another of its
-        entity with a score as high), at about twice the cost; and Presidio picks among identical
+        Presidio's analyzer finds the same (the matches of each pattern that pass the recognizer's
+        validation, then no finding inside another of its entity with a score as high) in about 1.3
+        times the time (measured on 2,773 profile texts), and it picks among identical
         findings of two recognizers by the order of a set, which changes from process to process. Here
         the tie goes to the recognizer that replaces most (not `names_only`), then to the first in the
         rules, so a text's findings never depend on the worker that read it."""

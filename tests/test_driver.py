@@ -344,7 +344,8 @@ def test_a_five_megabyte_line_is_scrubbed_whole(tmp_path: Path, secret: str) -> 
 def test_phrases_are_distinct_when_no_person_is_in_two_parts(
     tmp_path: Path, parts: list[list[str]], distinct: bool
 ) -> None:
+    (tmp_path / "phrases").mkdir()
     for number, ids in enumerate(parts):
         frame = pl.DataFrame({"profile_id": ids, "phrase": list(range(len(ids)))})
-        frame.write_parquet(tmp_path / f"part-{number:06d}.parquet")
-    assert driver._persons_in_one_part(tmp_path) is distinct
+        frame.write_parquet(tmp_path / "phrases" / f"part-{number:06d}.parquet")
+    assert driver._ids_in_several_batches(tmp_path, "phrases").is_empty() is distinct

@@ -510,39 +510,22 @@ def _scan_parts(parsed: Path, table: str) -> pl.LazyFrame | None:
     )
 
 
-def _ids_in_several_batches(parsed: Path) -> pl.Series:
-    scan = _scan_parts(parsed, "profiles")
-    if scan is None:
+def _ids_in_several_batches(folder: Path, table: str = "profiles") -> pl.Series:
+    """The profile ids with rows in more than one batch's part of `table` (the same profile given twice)."""
+    parts = sorted((folder / table).glob("part-*.parquet"))
+    if not parts:
         return pl.Series("profile_id", [], dtype=pl.String)
     return (
-        scan.group_by("profile_id")
-        .agg(pl.col("_batch").n_unique().alias("batches"))
-        .filter(pl.col("batches") > 1)
-        .collect()
-        .get_column("profile_id")
-    )
-
-
-def _persons_in_one_part(folder: Path) -> bool:
-    """Whether no person has rows in two of the parts in `folder` (each part of phrases is distinct
-    within itself: then so are all of them together). A person is whole in one batch, but the same
-    profile given twice is two batches' (a `unique` rule quarantines the second only if the rules have
-    one)."""
-    parts = sorted(folder.glob("part-*.parquet")) if folder.is_dir() else []
-    if not parts:
-        return True
-    in_several = (
         pl.scan_parquet(parts, include_file_paths="_part")
         .select("profile_id", "_part")
         .unique()
         .group_by("profile_id")
         .len()
         .filter(pl.col("len") > 1)
-        .select(pl.len())
+        .select("profile_id")
         .collect(engine="streaming")
-        .item()
+        .get_column("profile_id")
     )
-    return bool(in_several == 0)
 
 
 def _scan_table(folder: Path, table: str, schema: dict[str, pl.DataType]) -> pl.LazyFrame:
@@ -750,7 +733,8 @@ def _run_phases(
     if written and rules.risk is not None and rules.risk.enabled:
         released = {t: _scan_table(work / "release", t, schemas[t]) for t in RELEASED_TABLES}
         phrases = _scan_table(work, "phrases", dict(PHRASE_SCHEMA))
-        distinct = _persons_in_one_part(work / "phrases")
+        # Each part of phrases is distinct within itself: so are all of them, if no person is in two.
+        distinct = _ids_in_several_batches(work, "phrases").is_empty()
         plan = plan_risk(released, rules.risk, phrases, _finder(rules.risk, privacy), distinct)
         written = plan.written
         _collect_risk_suppressed(released, plan, private_stage)

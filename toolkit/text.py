@@ -16,10 +16,13 @@ _WHITESPACE = re.compile(r"\s+")
 # Invisible characters that scraped pages leave inside words (zero-width space, word joiner, soft hyphen,
 # the combining grapheme joiner, direction marks and isolates, Hangul fillers); ZWJ/ZWNJ and variation
 # selectors are kept here (scripts and emoji need them) and ignored only when text is compared (`fold`).
-_INVISIBLE = re.compile(
+INVISIBLE = (
     "[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064"
     "\u2066-\u206f\u3164\ufeff\uffa0]"
 )
+"""A character class of the characters that show nothing (soft hyphen, zero-width and direction marks,
+fillers): dropped from text, and read as separators inside contacts."""
+_INVISIBLE = re.compile(INVISIBLE)
 _HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-"})
 """Unicode's hyphen and non-breaking hyphen are written as the hyphen-minus ('Ngata-Mwangi')."""
 _IGNORED_IN_COMPARISON = re.compile("[\u200c\u200d\ufe00-\ufe0f]")

@@ -20,7 +20,7 @@ import regex
 from toolkit.scrub.engine import Engine, Span
 from toolkit.scrub.identifiers import RecordIdentifiers, WordIndex
 from toolkit.scrub.keys import Keyring
-from toolkit.text import DISGUISED_AT, WIDE_FORMS, Lexicon, Words, fold
+from toolkit.text import DISGUISED_AT, INVISIBLE, WIDE_FORMS, Lexicon, Words, fold
 
 _MIN_SCORE = 0.5
 TOKEN = regex.compile(r"<[A-Z_]+_[0-9a-f]{8}>")
@@ -294,9 +294,7 @@ _ESCAPED_BREAK = regex.compile(r"\\[nrt](?=[\p{L}\p{N}(+\\]|$)")
 
 
 _UNESCAPED = {"n": " \n", "r": " \r", "t": " \t"}
-_INVISIBLE_IN_CONTACT = regex.compile(
-    r"(?<=\d)[\u00ad\u200b\u2060\ufeff](?=\d)|[\u00ad\u200b\u2060\ufeff](?=@)|(?<=@)[\u00ad\u200b\u2060\ufeff]"
-)
+_INVISIBLE_IN_CONTACT = regex.compile(rf"(?<=\d){INVISIBLE}(?=\d)|{INVISIBLE}(?=@)|(?<=@){INVISIBLE}")
 
 
 def _readable(text: str) -> str:

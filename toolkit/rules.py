@@ -518,6 +518,11 @@ class RecognizerSpec(_Frozen):
         description="names_only: how many name words a match must keep (1: a name alone after a cue, 'My "
         "name is Nikolaj'; then the word may not be an English word either).",
     )
+    unknown_words: bool = Field(
+        default=False,
+        description="names_only: no word of the match may be an English word either, wherever it stands (a "
+        "name told by its shape alone: 'Sveinung Tveito', never 'Polar Field School').",
+    )
 
     @model_validator(mode="after")
     def _regions(self) -> RecognizerSpec:

@@ -106,6 +106,13 @@ NAMES_ONLY = [
     ("i work with femke jansen and joris van der linde.", "femke jansen"),
     ("rebased onto chidera nwachukwu-fairfax's branch", "chidera nwachukwu-fairfax"),
     ("work with low latency caches", None),
+    # a name by its shape alone: at least two capitalised words in a row that no word list knows
+    ("Speech Processing, thesis for Brannagh Ó Fearghail", "Brannagh Ó Fearghail"),
+    ("Shadowing Tancredi Borsellino-Vasari on the scheduler", "Tancredi Borsellino-Vasari"),
+    ("переписал с Ольгой Тарасовой (Olga Tarasova) планировщик", "Olga Tarasova"),
+    ("Diploma, Gudrun Haldorsen Polar Field School", "Gudrun Haldorsen"),
+    ("Polar Field School", None),
+    ("Apache Kafka Streams feeds the Kubernetes Operator", None),
 ]
 
 

@@ -96,6 +96,9 @@ def test_a_value_without_its_shape_or_with_the_persons_name_is_scrubbed(
         ("organisation", "University of Ljubljana", True),
         ("degree", "Doctor of Philosophy (Ph.D.)", True),
         ("degree", "MSc, supervised by Ilse Vandermeer", False),
+        ("degree", "Diplom-Ingenieur (Dipl.-Ing.)", True),
+        ("degree", "Laurea Magistrale in Ingegneria Informatica", True),
+        ("degree", "Master of Science Wendelin Aasgaard Scholar", False),
     ],
 )
 def test_shapes(privacy_rules: PrivacyRules, shape: str, value: str, has_it: bool) -> None:

@@ -131,12 +131,14 @@ class _Running:
         recognizer: PatternRecognizer | FirstNameRecognizer,
         name_words: int,
         patterns: Sequence[tuple[regex.Pattern[str], float]] = (),
+        unknown_words: bool = False,
     ) -> None:
         self.order = order
         self.requires = requires
         self.recognizer = recognizer
         self.name_words = name_words
         self.patterns = patterns
+        self.unknown_words = unknown_words
 
     def findings(self, text: str) -> list[_Finding]:
         """What Presidio's `analyze` of the recognizer finds, without its per-match explanations: a
@@ -224,6 +226,7 @@ class Engine:
                 _pattern_recognizer(spec),
                 self.names_only.get(spec.name, 0),
                 [(regex.compile(p.regex, _flags(spec)), p.score) for p in spec.patterns],
+                spec.names_only and spec.unknown_words,
             )
             for order, spec in enumerate(recognizers)
         ]
@@ -265,7 +268,7 @@ class Engine:
             for entity, start, end, score, running in _without_duplicates(results):
                 span = _whole(Span(entity, start, end, score), text)
                 if running.name_words:
-                    trimmed = self._trimmed(span, text, running.name_words)
+                    trimmed = self._trimmed(span, text, running.name_words, running.unknown_words)
                     if trimmed is None:
                         continue
                     span = trimmed
@@ -273,12 +276,14 @@ class Engine:
             found.append(spans)
         return found
 
-    def _trimmed(self, span: Span, text: str, fewest: int = 2) -> Span | None:
+    def _trimmed(self, span: Span, text: str, fewest: int = 2, unknown: bool = False) -> Span | None:
         """A match of a `names_only` recognizer without the ordinary words at its ends ('The', 'Young
         Researcher' of 'The Odalys Fairweather Young Researcher Award', a possessive 's), if `fewest`
         name words are left and no ordinary word between them; else None. A match in lower case, or of
         a single word, is a name only when none of its words is an English word ('with low latency' is
-        no one, nor 'Will' in 'Name: Will')."""
+        no one, nor 'Will' in 'Name: Will'). With `unknown`, English words are ordinary too and cut the
+        match: its longest run of other words is the name ('Tiberio Lanzavecchia' of 'Shadowing Tiberio
+        Lanzavecchia Scholar'; 'Polar Field School' is no one)."""
         allowed, everyday = self.ordinary
         words = [w for w in _NAME_WORD.finditer(text, span.start, span.end) if len(w.group()) >= 2]
         names = [w for w in words if w.group().lower() not in PARTICLES]
@@ -289,6 +294,19 @@ class Engine:
                 return False
             return folded in allowed or folded in everyday or (english and folded in self.english)
 
+        if unknown:
+            runs: list[list[regex.Match[str]]] = [[]]
+            for word in words:
+                if ordinary(word, english=True):
+                    runs.append([])
+                else:
+                    runs[-1].append(word)
+            run = max(runs, key=lambda run: sum(w.group().lower() not in PARTICLES for w in run))
+            while run and run[-1].group().lower() in PARTICLES:
+                run.pop()
+            if sum(w.group().lower() not in PARTICLES for w in run) < fewest:
+                return None
+            return Span(span.entity, run[0].start(), run[-1].end(), span.score)
         if text[span.start : span.end].islower():
             while len(words) > 2 and ordinary(words[-1], english=True):
                 words.pop()  # 'chidera okoro's branch'
@@ -296,14 +314,14 @@ class Engine:
             if len(names) < max(fewest, 2) or any(ordinary(word, english=True) for word in words):
                 return None
             return Span(span.entity, words[0].start(), words[-1].end(), span.score)
-        while words and ordinary(words[0]):
+        while words and ordinary(words[0], english=unknown):
             words.pop(0)
-        while words and ordinary(words[-1]):
+        while words and ordinary(words[-1], english=unknown):
             words.pop()
         # A trailing capitalised English word goes too while two name words stay ('Fairweather Young').
         while len(words) > 2 and ordinary(words[-1], english=True):
             words.pop()
-        if len(words) < fewest or any(ordinary(word) for word in words):
+        if len(words) < fewest or any(ordinary(word, english=unknown) for word in words):
             return None
         if len(words) == 1 and ordinary(words[0], english=True):
             return None

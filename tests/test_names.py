@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolkit.names import glued_script, handle_forms, initials, readings, skeleton
+from toolkit.names import glued_script, handle_forms, initials, readings, skeleton, unleet
 
 READINGS = [
     ("Marta Nowak", ["Marta Nowak"]),
@@ -33,7 +33,18 @@ FORMS = [
     ("Anna Maria Kowalczyk", {"amkowalczyk", "annamkowalczyk"}, set()),
     ("Ama Owusu-Ansah", {"amaowusu", "aansah", "amaowusuansah"}, set()),
     ("Inés Villalobos Cárdenas", {"villacarde", "ivillacarde", "villalobcard"}, {"ivica"}),
+    ("Trần Minh Khoa", {"khoatm", "tranmk"}, set()),  # a word with the others' initials
+    ("Rosa María Ibáñez de la Vega", {"rmidlv"}, set()),  # every word's initial, particles too
+    ("Tamar Kvaratskhelia", {"tkvara", "tkvaratskhel"}, {"tkvar"}),  # the surname clipped
 ]
+
+
+@pytest.mark.parametrize(
+    ("token", "readings"),
+    [("r0z4lind", {"rozalind"}), ("1ena", {"iena", "lena"}), ("lena", set()), ("2024", set())],
+)
+def test_unleet(token: str, readings: set[str]) -> None:
+    assert unleet(token) == readings
 
 
 @pytest.mark.parametrize(("name", "included", "excluded"), FORMS)

@@ -75,7 +75,29 @@ def phone_ok(value: str, regions: Sequence[str]) -> bool:
     return False
 
 
-VALIDATORS: dict[str, Callable[[str], bool]] = {"luhn": luhn_ok, "iban": iban_ok, "ipv6": ipv6_ok}
+_YEAR = regex.compile(r"(?:19[5-9]\d|20[0-4]\d)")
+
+
+def digit_run_ok(candidate: str) -> bool:
+    """8 to 15 digits that are not years ('2019 - 2021'), a date ('2019-03-14', '03/2019 - 06/2021') or a
+    number written in thousands ('10 000 000'): a phone, an account or an identity number."""
+    digits = [char for char in candidate if char.isdigit()]
+    if not 8 <= len(digits) <= 15:
+        return False
+    groups = regex.findall(r"\d+", candidate)
+    if all(len(group) == 4 and _YEAR.fullmatch(group) for group in groups):
+        return False
+    if all(_YEAR.fullmatch(group) or (len(group) <= 2 and 1 <= int(group) <= 31) for group in groups):
+        return False
+    return regex.fullmatch(r"\d{1,3}(?:[ .]\d{3})+", candidate.strip()) is None
+
+
+VALIDATORS: dict[str, Callable[[str], bool]] = {
+    "luhn": luhn_ok,
+    "iban": iban_ok,
+    "ipv6": ipv6_ok,
+    "digit_run": digit_run_ok,
+}
 
 
 def validator_for(spec: RecognizerSpec) -> Callable[[str], bool] | None:

@@ -28,6 +28,11 @@ TITLES = regex.compile(
     r"|mme|mlle|sra|srta|dott|mgr)\.?\s+)+",
     regex.IGNORECASE,
 )
+HONORIFIC_SUFFIX = regex.compile(
+    r"[-\u2011\s](?:san|sensei|sama|kun|chan|senpai|sempai|hakase|shi|dono|ssi|nim|ji|sahib|saab)$",
+    regex.IGNORECASE,
+)
+"""An honorific written after a name ('Kobayashi-sensei', 'Park-ssi', 'Guptaji' excepted)."""
 POST_NOMINAL = regex.compile(
     r"(?:,?\s+(?:(?i:ph\.?\s?d|m\.?\s?sc|b\.?\s?sc|m\.?\s?eng|b\.?\s?eng|m\.?\s?a|b\.?\s?a|mba|md|dphil"
     r"|cfa|cpa|pmp|cissp|ceng|frsa|fhea|miet|mieee|fbcs|jr|sr|ii|iii|iv|esq)\.?"
@@ -46,6 +51,7 @@ _UMLAUT_SPELLING = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae"
 MIN_HANDLE_FORM = 5
 _CLIPPED = 4
 _CLIPPED_PAIR = 7
+_CLIPPED_SURNAME = 5
 """Clipped given name + clipped surname of at least this many letters ('bernkowa'; not 'marnow')."""
 """A handle form shorter than this ('mnow') would be found inside too many ordinary words."""
 
@@ -134,6 +140,18 @@ def initials(name: str) -> str | None:
     return "".join(compact(word)[:1] for word in words)
 
 
+_LEET = (str.maketrans("01345789@$", "oieastbgas"), str.maketrans("01345789@$", "oleastbgas"))
+"""Digits and signs as letters; '1' once as 'i' and once as 'l'."""
+
+
+def unleet(token: str) -> set[str]:
+    """The token with digits read as the letters they stand for in leetspeak ('s0lv31g' -> 'solveig',
+    'a1ex' -> 'aiex' and 'alex'); empty when it has no digit or no letter."""
+    if not any(char.isdigit() for char in token) or not any(char.isalpha() for char in token):
+        return set()
+    return {token.translate(table) for table in _LEET}
+
+
 def glued_script(name: str) -> bool:
     """Whether the name is written in a script that puts no spaces between words."""
     return bool(_GLUED_SCRIPTS.search(name))
@@ -149,8 +167,9 @@ def handle_forms(name: str) -> frozenset[str]:
     """The compact forms of handles, slugs and domains made of a name of two words or more: first+last,
     initial+last, first+initial, last+first, last+initial, the initials of a compound given name or of
     particles ('jpdubois' of 'Jean-Pierre Dubois', 'pvdberg' of 'Peter van den Berg'), first+middle
-    initial+last. Separators and digits do not matter: forms are compared with the compact form of a
-    token ('marta.nowak88' -> 'martanowak88'). Forms shorter than `MIN_HANDLE_FORM` are left out."""
+    initial+last, a word with the others' initials, clipped surnames. Separators and digits do not
+    matter: forms are compared with the compact form of a token ('marta.nowak88' -> 'martanowak88').
+    Forms shorter than `MIN_HANDLE_FORM` are left out."""
     words = [compact(word) for word in fold(name).split()]
     if glued_script(name) or len(words) < 2:
         return frozenset()
@@ -180,6 +199,14 @@ def handle_forms(name: str) -> frozenset[str]:
             if one + two >= _CLIPPED_PAIR:
                 forms.add(given[:one] + last[:two])
     forms |= {word[::-1] for word in names if len(word) >= MIN_HANDLE_FORM} | {(given + last)[::-1]}
+    # A name word with the initials of the others ('huyvq' of 'Vũ Quang Huy', whose given name comes
+    # last), the initials of every word, particles too ('mjgdlf' of 'María José Gutiérrez de la Fuente'),
+    # and the given name's initial with the surname clipped ('ntsikla' of 'Nino Tsiklauri').
+    for at, word in enumerate(names):
+        forms.add(word + "".join(other[0] for other in names[:at] + names[at + 1 :]))
+    if len(words) >= 3:
+        forms.add("".join(word[0] for word in words if word))
+    forms |= {given[0] + last[:size] for size in range(_CLIPPED_SURNAME, len(last))}
     return frozenset(form for form in forms if len(form) >= MIN_HANDLE_FORM)
 
 

@@ -495,7 +495,7 @@ class RecognizerSpec(_Frozen):
     patterns: tuple[PatternSpec, ...] = Field(min_length=1)
     ignore_case: bool = False
     context: tuple[str, ...] = ()
-    check: Literal["luhn", "iban", "phone", "ipv6"] | None = Field(
+    check: Literal["luhn", "iban", "phone", "ipv6", "digit_run"] | None = Field(
         default=None, description="A check a match must pass."
     )
     regions: tuple[str, ...] = Field(

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import regex
 
-from toolkit.detectors import iban_ok, ipv4_ok, ipv6_ok, luhn_ok
+from toolkit.detectors import digit_run_ok, iban_ok, ipv4_ok, ipv6_ok, luhn_ok
 from toolkit.text import unmasked
 
 _STREET_WORDS = (
@@ -36,20 +36,6 @@ _TLD = (
     "design|works|network|world|live|email|zone|digital|systems|consulting|pro|link|club|uk|de|fr|nl|pl|es|it|pt|br|ru|"
     "cn|jp|in|au|ca|ch|se|no|dk|fi|be|at|cz|ie|nz|za|mx|ar|kr|tw|sg|hk|tr|gr|ro|hu|il|ua"
 )
-_YEAR = regex.compile(r"(?:19[5-9]\d|20[0-4]\d)")
-
-
-def _phone(candidate: str) -> bool:
-    digits = [char for char in candidate if char.isdigit()]
-    if not 8 <= len(digits) <= 15:
-        return False
-    groups = regex.findall(r"\d+", candidate)
-    if all(len(group) == 4 and _YEAR.fullmatch(group) for group in groups):
-        return False  # '2019 - 2021', '2019/2020/2021'
-    if all(_YEAR.fullmatch(group) or (len(group) <= 2 and 1 <= int(group) <= 31) for group in groups):
-        return False  # dates: '2019-03-14', '03/2019 - 06/2021'
-    # not a number written in thousands: '10 000 000'
-    return regex.fullmatch(r"\d{1,3}(?:[ .]\d{3})+", candidate.strip()) is None
 
 
 _SHAPES: tuple[tuple[str, regex.Pattern[str], Callable[[str], bool] | None], ...] = (
@@ -77,7 +63,7 @@ _SHAPES: tuple[tuple[str, regex.Pattern[str], Callable[[str], bool] | None], ...
     (
         "PHONE_NUMBER",
         regex.compile(r"(?<![\w.,])(?:\+|00)?\(?\d[\d\s().\u2013\u2014/-]{6,}\d(?![\w,]|\.\d)"),
-        _phone,
+        digit_run_ok,
     ),
     (
         "PHONE_NUMBER",

@@ -36,7 +36,16 @@ import polars as pl
 import regex
 
 from toolkit.model import ProfileSet
-from toolkit.names import PARTICLES, Substrings, compact, glued_script, handle_forms, initials, readings
+from toolkit.names import (
+    PARTICLES,
+    Substrings,
+    compact,
+    glued_script,
+    handle_forms,
+    initials,
+    readings,
+    unleet,
+)
 from toolkit.rules import PrivacyRules
 from toolkit.suspicious import SHAPE_ENTITIES, suspicious
 from toolkit.text import Lexicon, fold
@@ -169,7 +178,12 @@ class _Person:
                 continue
             if all(part in ordinary for part in _PARTS.split(token) if part):
                 continue  # 'programming_language' is no surname 'Lang'
-            if len(squeezed) >= _MIN_INSIDE and self.inside is not None and self.inside.search(squeezed):
+            inside = self.inside
+            if (
+                len(squeezed) >= _MIN_INSIDE
+                and inside is not None
+                and any(inside.search(reading) for reading in (squeezed, *unleet(squeezed)))
+            ):
                 return SuppressReason.OWN_IDENTIFIER
             if self.initials is not None and self.initials.match(token):
                 return SuppressReason.OWN_IDENTIFIER

@@ -258,22 +258,22 @@ class Engine:
                 "digit" if _DIGIT.search(text) else None,
                 "non_ascii" if not text.isascii() else None,
             }
-            results = [
-                finding
-                for running in self.recognizers
-                if running.requires in held
-                for finding in running.findings(text)
-            ]
-            spans = []
-            for entity, start, end, score, running in _without_duplicates(results):
-                span = _whole(Span(entity, start, end, score), text)
-                if running.name_words:
-                    trimmed = self._trimmed(span, text, running.name_words, running.unknown_words)
-                    if trimmed is None:
-                        continue
-                    span = trimmed
-                spans.append(span)
-            found.append(spans)
+            results = []
+            for running in self.recognizers:
+                if running.requires not in held:
+                    continue
+                for entity, start, end, score, _ in running.findings(text):
+                    if running.name_words:  # trimmed first: what it keeps must not hide a name inside it
+                        trimmed = self._trimmed(Span(entity, start, end, score), text, running.name_words,
+                                                running.unknown_words)  # fmt: skip
+                        if trimmed is None:
+                            continue
+                        start, end = trimmed.start, trimmed.end
+                    results.append((entity, start, end, score, running))
+            found.append([
+                _whole(Span(entity, start, end, score), text)
+                for entity, start, end, score, _ in _without_duplicates(results)
+            ])  # fmt: skip
         return found
 
     def _trimmed(self, span: Span, text: str, fewest: int = 2, unknown: bool = False) -> Span | None:
@@ -311,7 +311,7 @@ class Engine:
             while len(words) > 2 and ordinary(words[-1], english=True):
                 words.pop()  # 'chidera okoro's branch'
             names = [w for w in words if w.group().lower() not in PARTICLES]
-            if len(names) < max(fewest, 2) or any(ordinary(word, english=True) for word in words):
+            if len(names) < fewest or any(ordinary(word, english=True) for word in words):
                 return None
             return Span(span.entity, words[0].start(), words[-1].end(), span.score)
         while words and ordinary(words[0], english=unknown):

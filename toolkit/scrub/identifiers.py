@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 import regex
 
 from toolkit.names import (
+    HONORIFIC_SUFFIX,
     MIN_SKELETON,
     PARTICLES,
     TITLES,
@@ -30,6 +31,7 @@ from toolkit.names import (
     readings,
     skeleton,
     sounds,
+    unleet,
 )
 from toolkit.text import Words, fold, fold_char, strip_accents
 
@@ -171,7 +173,7 @@ class RecordIdentifiers:
     def add_other_person(self, name: str, any_case: bool = False) -> None:
         """Someone named in the record: the whole name in any case, and its words when capitalised (in any
         case when `any_case`: a name spelled out by a contact, 'ada.byron@…', is its owner's)."""
-        clean = _TITLES.sub("", name).strip()
+        clean = HONORIFIC_SUFFIX.sub("", _TITLES.sub("", name).strip())
         if not clean or fold(clean) in self.allow_list:
             return
         identity = Identity("PERSON", fold(clean))
@@ -310,7 +312,11 @@ class RecordIdentifiers:
                 continue
             if all(self._ordinary(part) for part in _NOT_ALNUM.split(written) if part):
                 continue
-            form = index.inside.search(squeezed) if index.inside is not None else None
+            form = None
+            if index.inside is not None:
+                for reading in (squeezed, *sorted(unleet(squeezed))):  # 's0lv31g' is 'solveig'
+                    if (form := index.inside.search(reading)) is not None:
+                        break
             long_enough = form is not None and len(squeezed) >= _MIN_INSIDE_PART
             person = self.inside[form] if form is not None and long_enough else None
             if person is None and index.initials is not None and (lead := index.initials.match(written)):

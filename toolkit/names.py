@@ -53,7 +53,6 @@ MIN_HANDLE_FORM = 5
 _CLIPPED = 4
 _CLIPPED_PAIR = 7
 _CLIPPED_SURNAME = 5
-_CLIPPED_SURNAME_ALONE = 7
 """Clipped given name + clipped surname of at least this many letters ('bernkowa'; not 'marnow')."""
 """A handle form shorter than this ('mnow') would be found inside too many ordinary words."""
 
@@ -209,9 +208,6 @@ def handle_forms(name: str) -> frozenset[str]:
     if len(words) >= 3:
         forms.add("".join(word[0] for word in words if word))
     forms |= {given[0] + last[:size] for size in range(_CLIPPED_SURNAME, len(last))}
-    forms |= {
-        last[:size] for size in range(_CLIPPED_SURNAME_ALONE, len(last) - 1)
-    }  # 'wickrama' of 'Wickramasinghe'
     return frozenset(form for form in forms if len(form) >= MIN_HANDLE_FORM)
 
 

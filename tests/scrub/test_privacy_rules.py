@@ -22,8 +22,8 @@ MISTAKES = [
     (PRIVACY_FILE, "  country:\n    known:", "  country:\n    pattern: x\n    known:", "shapes.country", "either known"),
     (PRIVACY_FILE, "  max_suppressed: 0.01", "  max_suppressed: 1.5", "verification.max_suppressed", "less than 1"),
     (RECOGNIZERS_FILE, "    entity: EMAIL_ADDRESS\n", "    entity: EMAIL\n", "recognizers.0.entity", "EMAIL_ADDRESS"),
-    (RECOGNIZERS_FILE, '"NO", DK', '"XX", DK', "recognizers.7", "unknown phone regions"),
-    (RECOGNIZERS_FILE, "    check: phone\n", "", "recognizers.7", "regions are given with check: phone"),
+    (RECOGNIZERS_FILE, '"NO", DK', '"XX", DK', "recognizers.8", "unknown phone regions"),
+    (RECOGNIZERS_FILE, "    check: phone\n", "", "recognizers.8", "regions are given with check: phone"),
 ]  # fmt: skip
 
 

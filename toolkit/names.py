@@ -33,7 +33,7 @@ HONORIFIC_SUFFIX = regex.compile(
     r"[-\u2011\s](?:san|sensei|sama|kun|chan|senpai|sempai|hakase|shi|dono|ssi|nim|ji|sahib|saab)$",
     regex.IGNORECASE,
 )
-"""An honorific written after a name ('Kobayashi-sensei', 'Park-ssi', 'Guptaji' excepted)."""
+"""An honorific written after a name ('Kobayashi-sensei', 'Park-ssi'); some are also names ('Jackie Chan')."""
 POST_NOMINAL = regex.compile(
     r"(?:,?\s+(?:(?i:ph\.?\s?d|m\.?\s?sc|b\.?\s?sc|m\.?\s?eng|b\.?\s?eng|m\.?\s?a|b\.?\s?a|mba|md|dphil"
     r"|cfa|cpa|pmp|cissp|ceng|frsa|fhea|miet|mieee|fbcs|jr|sr|ii|iii|iv|esq)\.?"
@@ -50,11 +50,12 @@ _LETTERS = regex.compile(r"[^\p{L}\p{N}]+")
 _UMLAUTS = regex.compile("[äöüÄÖÜ]")
 _UMLAUT_SPELLING = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 MIN_HANDLE_FORM = 5
+"""A handle form shorter than this ('mnow') would be found inside too many ordinary words."""
 _CLIPPED = 4
 _CLIPPED_PAIR = 7
-_CLIPPED_SURNAME = 5
 """Clipped given name + clipped surname of at least this many letters ('bernkowa'; not 'marnow')."""
-"""A handle form shorter than this ('mnow') would be found inside too many ordinary words."""
+_CLIPPED_SURNAME = 5
+"""A surname clipped after the given name's initial keeps at least this many letters ('ntsikl')."""
 
 
 def readings(written: str) -> list[str]:

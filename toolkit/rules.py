@@ -530,6 +530,8 @@ class RecognizerSpec(_Frozen):
 
         if (self.check == "phone") != bool(self.regions):
             raise ValueError("regions are given with check: phone, and only with it")
+        if self.unknown_words and not self.names_only:
+            raise ValueError("unknown_words is given with names_only: true, and only with it")
         unknown = [region for region in self.regions if region not in phonenumbers.SUPPORTED_REGIONS]
         if unknown:
             raise ValueError(f"unknown phone regions {unknown}")

@@ -24,6 +24,7 @@ MISTAKES = [
     (RECOGNIZERS_FILE, "    entity: EMAIL_ADDRESS\n", "    entity: EMAIL\n", "recognizers.0.entity", "EMAIL_ADDRESS"),
     (RECOGNIZERS_FILE, '"NO", DK', '"XX", DK', "recognizers.8", "unknown phone regions"),
     (RECOGNIZERS_FILE, "    check: phone\n", "", "recognizers.8", "regions are given with check: phone"),
+    (RECOGNIZERS_FILE, "    names_only: true\n    unknown_words: true\n", "    unknown_words: true\n", "recognizers.26", "unknown_words is given with names_only"),
 ]  # fmt: skip
 
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import TEST_KEY
 from toolkit.scrub.engine import Span
-from toolkit.scrub.identifiers import fold_with_offsets
+from toolkit.scrub.identifiers import RecordIdentifiers, fold_with_offsets
 from toolkit.scrub.text import Seeds, TextScrubber, _sentences, is_allowed
 from toolkit.text import fold, fold_char
 
@@ -301,3 +301,17 @@ def test_a_disguised_contact_is_replaced_whole(text: str, scrubber: TextScrubber
 @pytest.mark.parametrize("text", ["We hit 40% @ peak", "Paid 50%40 times", "C:\\new\\tools"])
 def test_ordinary_text_with_at_signs_and_escapes_is_kept(text: str, scrubber: TextScrubber) -> None:
     assert scrubber.scrub([("r", text)]).texts == [text]
+
+
+@pytest.mark.parametrize(
+    ("named", "text", "word"),
+    [
+        ("Tanabe-sensei", "Tanabe's lab hosted the cluster", "Tanabe"),
+        ("Mirela Chan", "then Chan wrote the parser", "Chan"),  # 'chan' is also an honorific
+    ],
+)
+def test_a_name_with_an_honorific_is_known_with_and_without_it(named: str, text: str, word: str) -> None:
+    identifiers = RecordIdentifiers(frozenset())
+    identifiers.add_other_person(named)
+    found = [text[start:end] for start, end, _ in identifiers.find(text, identifiers.index())]
+    assert word in found

@@ -226,7 +226,7 @@ class Engine:
                 _pattern_recognizer(spec),
                 self.names_only.get(spec.name, 0),
                 [(regex.compile(p.regex, _flags(spec)), p.score) for p in spec.patterns],
-                spec.names_only and spec.unknown_words,
+                spec.unknown_words,
             )
             for order, spec in enumerate(recognizers)
         ]

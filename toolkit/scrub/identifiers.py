@@ -172,8 +172,13 @@ class RecordIdentifiers:
 
     def add_other_person(self, name: str, any_case: bool = False) -> None:
         """Someone named in the record: the whole name in any case, and its words when capitalised (in any
-        case when `any_case`: a name spelled out by a contact, 'ada.byron@…', is its owner's)."""
-        clean = HONORIFIC_SUFFIX.sub("", _TITLES.sub("", name).strip())
+        case when `any_case`: a name spelled out by a contact, 'ada.byron@…', is its owner's). A name
+        ending in an honorific is also added without it ('Kobayashi' of 'Kobayashi-sensei'; the honorific
+        may be a name too, as in 'Jackie Chan')."""
+        clean = _TITLES.sub("", name).strip()
+        bare = HONORIFIC_SUFFIX.sub("", clean)
+        if bare and bare != clean:
+            self.add_other_person(bare, any_case)
         if not clean or fold(clean) in self.allow_list:
             return
         identity = Identity("PERSON", fold(clean))

@@ -481,3 +481,16 @@ def test_a_browser_draws_the_page(which: str, request: pytest.FixtureRequest, tm
 )
 def test_markdown_values_show_as_themselves(value: str, escaped: str) -> None:
     assert md_escape(value) == escaped
+
+
+def test_a_locally_recoded_column_shows_its_persons_per_step(
+    card: dict[str, str], envelope: dict[str, Any]
+) -> None:
+    local = {
+        name: column for name, column in envelope["risk"]["columns"].items() if column["step"] == "local"
+    }
+    assert local  # the sample data has one: education.institution
+    for column in local.values():
+        counts = "; ".join(f"{persons} {step}" for step, persons in column["persons_per_step"].items())
+        assert f"({counts})" in card["README.md"]
+        assert f"({counts})" in card["report.html"]

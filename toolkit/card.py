@@ -159,6 +159,8 @@ def explain_step(step: str) -> str:
         return "a quasi-identifier, released as it is"
     if kind == "withheld":
         return "withheld: every value null in the release"
+    if kind == "local":
+        return "coarsened person by person: each group of at least k persons keeps the finest step it shares"
     if kind == "frequent":
         return "kept where at least k persons share the value, else coarser (null past the last step)"
     if kind == "classify":
@@ -192,13 +194,19 @@ def _columns(
     return {table: rows for table, rows in grouped.items() if rows}
 
 
+def _persons_per_step(counts: Mapping[str, int]) -> str:
+    """' (6 released; 3 withheld)' for a column recoded locally, else nothing."""
+    return f" ({'; '.join(f'{persons} {step}' for step, persons in counts.items())})" if counts else ""
+
+
 def _coarsened(risk_columns: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
     return [
         {
             "column": str(name),
             "level": int(column["level"]),
             "step": str(column["step"]),
-            "meaning": explain_step(str(column["step"])),
+            "meaning": explain_step(str(column["step"]))
+            + _persons_per_step(column.get("persons_per_step", {})),
             "distinct_before": int(column["distinct_before"]),
             "distinct_after": int(column["distinct_after"]),
             "information_loss": float(column["information_loss"]),

@@ -722,6 +722,7 @@ class Step(_Frozen):
 
 
 ViewKind = Literal["record", "sequence", "items"]
+Recoding = Literal["global", "local"]
 
 
 class View(_Frozen):
@@ -797,6 +798,11 @@ class RiskFile(_Frozen):
         description="The share of an items view's rows that may be withheld before its columns are coarsened "
         "further.",
     )
+    recoding: Recoding = Field(
+        default="local",
+        description="global: one level per column for every person; local: then, in record and sequence views, "
+        "persons are split into groups of at least k (Mondrian-like), each at the finest levels its group shares.",
+    )
     views: dict[str, View] = Field(min_length=1)
     ladders: dict[str, tuple[Step, ...]] = Field(default_factory=dict)
     phrases: PhraseRules
@@ -811,6 +817,7 @@ class RiskRules(_Frozen):
     max_withheld_items: float
     views: dict[str, View]
     ladders: dict[str, tuple[Step, ...]]
+    recoding: Recoding = "local"
     """`table.column` -> its steps; every column of a view has one (empty: only withholding is left)."""
     classifications: dict[str, Classification]
     phrases: PhraseRules | None = None
@@ -890,6 +897,7 @@ def load_risk_rules(rules_dir: Path | None = None) -> RiskRules:
         k=risk.k,
         max_suppressed=risk.max_suppressed,
         max_withheld_items=risk.max_withheld_items,
+        recoding=risk.recoding,
         views=risk.views,
         ladders={column: risk.ladders.get(column, ()) for column in sorted(viewed)},
         classifications=classifications,

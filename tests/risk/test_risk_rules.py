@@ -79,6 +79,7 @@ def _set(path: str, value: Any) -> Any:
         (_set("ladders/skills.score", ["frequently"]), "ladders.skills.score.0", ""),
         (_set("enable", False), "enable", "unknown key (did you mean enabled?)"),
         (_set("max_suppressed", 1.5), "max_suppressed", "less than 1"),
+        (_set("recoding", "lokal"), "recoding", "'global' or 'local'"),
     ],
 )
 def test_a_mistake_names_the_file_and_the_key(tmp_path: Path, change: Any, key: str, problem: str) -> None:

@@ -16,7 +16,7 @@ def _sizes(view: View, tables: dict[str, pl.LazyFrame]) -> dict[str, int]:
     rules = risk_rules({"v": view})
     ids = tables["profiles"].collect().get_column("profile_id").sort()
     frames = person_frames(tables, rules, ids.to_frame().with_row_index("person"))
-    ladders = Ladders(rules, frames)
+    ladders = Ladders(rules, frames, pl.Series("profile_id", [], dtype=pl.String))
     levels = dict.fromkeys(rules.ladders, 0)
     alive = pl.Series("person", range(ids.len()), dtype=pl.UInt32)
     sizes = class_sizes(view, ladders, levels, Population(alive, {}))
@@ -107,7 +107,7 @@ def test_a_ladders_levels_from_released_to_withheld() -> None:
         {"profile_id": ["A", "B", "C"], "employer": ["Acme", "Acme", "Blue Health"]}
     ).lazy()
     ids = pl.DataFrame({"profile_id": ["A", "B", "C"]}).with_row_index("person")
-    ladders = Ladders(rules, person_frames(tables, rules, ids))
+    ladders = Ladders(rules, person_frames(tables, rules, ids), ids.get_column("profile_id"))
     employer = ladders.frames["profiles"]
     assert employer.select(ladders.expr("profiles.employer", 1)).to_series().to_list() == [
         "Acme",

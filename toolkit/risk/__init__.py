@@ -13,6 +13,10 @@ the suppression budget and, for items and sequence views, whose rare rows stay w
 Then what is still below target is withheld: rare items and rare sequences lose their rows (the person
 stays), and persons still below target in a record view are suppressed, until every view meets its
 target. A release whose suppressions exceed the budget is not written.
+
+Local recoding (`recoding: local`, the default) then refines record and sequence views where global
+recoding was too coarse: each class is split into groups of at least k persons released at finer levels
+(`toolkit.risk.local`).
 """
 
 from __future__ import annotations
@@ -23,10 +27,11 @@ from typing import Any
 
 import polars as pl
 
-from toolkit.risk.ladders import PERSON, ROW, Ladders, person_frames, split_column
+from toolkit.risk.ladders import LOCAL, PERSON, ROW, Ladders, person_frames, split_column
+from toolkit.risk.local import localize
 from toolkit.risk.phrases import PhraseFinder, PhraseRewriter, value_keys
 from toolkit.risk.search import Search
-from toolkit.risk.views import Exposure, Population
+from toolkit.risk.views import Exposure, Population, persons_shown
 from toolkit.rules import RiskRules
 
 
@@ -46,7 +51,11 @@ class ColumnLevel:
     distinct_before: int
     distinct_after: int
     information_loss: float
-    """0 released as it is, 1 withheld: 1 - log(distinct values at the level) / log(distinct released)."""
+    """0 released as it is, 1 withheld: 1 - log(distinct values at the level) / log(distinct released)
+    (recoded locally: the mean over persons released of their level's loss)."""
+    persons_per_step: dict[str, int] = field(default_factory=dict)
+    """Recoded locally: how many persons released are at each step (`level` is then the global level,
+    the coarsest any person has)."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +75,8 @@ class RiskPlan:
     phrases: dict[str, dict[str, int]] = field(default_factory=dict)
     """Per token type, the distinct phrases of free text kept and replaced."""
     phrase_columns: tuple[str, ...] = ()
+    levels: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+    """The level applied to each ladder column (`LOCAL`: person by person)."""
 
     @property
     def written(self) -> bool:
@@ -75,7 +86,7 @@ class RiskPlan:
         """The free-text columns of `table` whose rare phrases the plan rewrites (not those coarsened)."""
         if self.rewriter is None:
             return []
-        levels = {level.column: level.level for level in self.columns}
+        levels = self.levels
         return [
             split_column(column)[1]
             for column in self.phrase_columns
@@ -97,10 +108,14 @@ class RiskPlan:
                 .drop(ROW)
                 .filter(~pl.col("profile_id").is_in(gone.implode()))
             )
+        ladders = self.ladders
+        person = pl.col("profile_id").replace_strict(
+            ladders.ids, pl.Series(range(ladders.ids.len()), dtype=pl.UInt32), default=None
+        )
         coarsened = [
-            self.ladders.expr(level.column, level.level)
-            for level in self.columns
-            if level.level and split_column(level.column)[0] == table
+            ladders.expr(column, level, person)
+            for column, level in self.levels.items()
+            if level and split_column(column)[0] == table
         ]
         if coarsened:
             kept = kept.with_columns(coarsened)
@@ -135,6 +150,7 @@ class RiskPlan:
                     "distinct_after": level.distinct_after,
                     "information_loss": level.information_loss,
                 }
+                | ({"persons_per_step": level.persons_per_step} if level.persons_per_step else {})
                 for level in self.columns
             },
         }
@@ -156,31 +172,26 @@ def plan_risk(
     ids = (
         tables["profiles"].select("profile_id").drop_nulls().unique().sort("profile_id").collect()
     ).with_row_index(PERSON)
-    ladders = Ladders(rules, person_frames(tables, rules, ids))
+    ladders = Ladders(rules, person_frames(tables, rules, ids), ids.get_column("profile_id"))
     search = Search(rules, ladders, ids.height)
     everyone = Population(search.everyone, {})
     before = {name: search.exposure(name, search.start, everyone) for name in rules.views}
     levels = search.coarsen()
     final = search.withhold(levels)
+    applied = dict(levels)
+    if rules.recoding == "local":
+        applied.update(localize(search, levels, final))
     views = {
         name: ViewRisk(
             rules.target(view),
             before[name],
-            search.exposure(name, levels, final),
+            search.exposure(name, applied, final),
             final.withheld[view.table].len() if view.kind != "record" else 0,
         )
         for name, view in rules.views.items()
     }
     columns = [
-        ColumnLevel(
-            column,
-            levels[column],
-            ladders.label(column, levels[column]),
-            _distinct(ladders, column, 0, everyone),
-            _distinct(ladders, column, levels[column], final),
-            round(search.loss(column, levels[column]), 4),
-        )
-        for column in rules.ladders
+        _column_level(search, column, levels[column], applied[column], final) for column in rules.ladders
     ]
     gone = search.everyone.filter(~search.everyone.is_in(final.alive.implode()))
     pseudonyms = ids.filter(pl.col(PERSON).is_in(gone.implode())).get_column("profile_id")
@@ -188,7 +199,7 @@ def plan_risk(
     phrase_counts: dict[str, dict[str, int]] = {}
     if phrases is not None and finder is not None and rules.phrases is not None:
         kept = ids.filter(~pl.col(PERSON).is_in(gone.implode())).get_column("profile_id")
-        rewriter, phrase_counts = _rewriter(phrases, kept, rules, ladders, levels, finder, phrases_distinct)
+        rewriter, phrase_counts = _rewriter(phrases, kept, rules, ladders, applied, finder, phrases_distinct)
     return RiskPlan(
         persons=ids.height,
         budget=search.budget,
@@ -200,6 +211,30 @@ def plan_risk(
         rewriter=rewriter,
         phrases=phrase_counts,
         phrase_columns=tuple(rules.phrases.columns) if rewriter and rules.phrases else (),
+        levels=applied,
+    )
+
+
+def _column_level(search: Search, column: str, level: int, applied: int, final: Population) -> ColumnLevel:
+    """The report's account of `column`: the level `applied`, or where that is `LOCAL`, the global `level`
+    and the persons with a value there (`persons_shown`) by step."""
+    ladders = search.ladders
+    everyone = Population(search.everyone, {})
+    distinct = (_distinct(ladders, column, 0, everyone), _distinct(ladders, column, applied, final))
+    if applied != LOCAL:
+        return ColumnLevel(
+            column, applied, ladders.label(column, applied), *distinct, round(search.loss(column, applied), 4)
+        )
+    per_person = ladders.local[column].gather(persons_shown(ladders, final, column))
+    counts = per_person.value_counts().sort(per_person.name)
+    losses = [search.loss(column, int(step)) * int(persons) for step, persons in counts.iter_rows()]
+    return ColumnLevel(
+        column,
+        level,
+        ladders.label(column, LOCAL),
+        *distinct,
+        round(sum(losses) / max(per_person.len(), 1), 4),
+        {ladders.label(column, int(step)): int(persons) for step, persons in counts.iter_rows()},
     )
 
 

@@ -2,7 +2,7 @@
 
 Level 0 is the value as released, level i applies the i-th step of the column's ladder in
 `rules/risk.yaml` to the released value, and the level after the last step withholds the column (null).
-Every level above 0 is text.
+Every level above 0 is text. A column recoded locally (`LOCAL`) has a level per person instead, and is text.
 """
 
 from __future__ import annotations
@@ -20,6 +20,11 @@ PERSON = "person"
 """The column that numbers the persons of the release (0, 1, ...) in the risk pass's frames."""
 ROW = "row"
 """The column that numbers a table's released rows in the order of its staged parts."""
+LOCAL = -1
+"""The level of a column recoded person by person: each person's level is in `Ladders.local`."""
+KEYED_TOKEN = r"<[A-Z][A-Z_]*_[0-9a-f]{8}>"
+"""A keyed token of the scrubber: a value holding one is never kept because k persons share it (the same
+token in k records is a join key between releases made with the same key)."""
 
 
 def split_column(column: str) -> tuple[str, str]:
@@ -57,9 +62,13 @@ class Ladders:
     step maps each distinct value to its group. Both are fitted here, once, to the persons of `frames`.
     """
 
-    def __init__(self, rules: RiskRules, frames: Mapping[str, pl.DataFrame]) -> None:
+    def __init__(self, rules: RiskRules, frames: Mapping[str, pl.DataFrame], ids: pl.Series) -> None:
         self.rules = rules
         self.frames = frames
+        self.ids = ids
+        """The released `profile_id` of each person, in person order."""
+        self.local: dict[str, pl.Series] = {}
+        """Per column recoded locally, each person's level (indexed by person)."""
         self.dtypes = {c: frames[split_column(c)[0]].schema[split_column(c)[1]] for c in rules.ladders}
         self.classifiers = {name: Classifier(c) for name, c in rules.classifications.items()}
         self._mappings: dict[tuple[str, tuple[str, ...]], tuple[pl.Series, pl.Series]] = {}
@@ -82,17 +91,31 @@ class Ladders:
         """The highest level of `column`: withheld."""
         return len(self.rules.ladders[column]) + 1
 
+    def localize(self, column: str, levels: pl.Series) -> None:
+        """Recode `column` person by person: person i at `levels[i]` (`expr(column, LOCAL)`)."""
+        self.local[column] = levels.cast(pl.UInt8)
+        self._codes.pop((column, LOCAL), None)
+
     def label(self, column: str, level: int) -> str:
+        if level == LOCAL:
+            return "local"
         if level == 0:
             return "released"
         if level == self.top(column):
             return "withheld"
         return self.rules.ladders[column][level - 1].label
 
-    def expr(self, column: str, level: int) -> pl.Expr:
-        """`column` (its bare name) at `level`, computed from the released value."""
+    def expr(self, column: str, level: int, person: pl.Expr | None = None) -> pl.Expr:
+        """`column` (its bare name) at `level`, computed from the released value; at `LOCAL`, at the level of
+        the row's person, whose number is `person` (default: the frames' `person` column)."""
         name = split_column(column)[1]
         value = pl.col(name)
+        if level == LOCAL:
+            at = pl.lit(self.local[column]).gather(pl.col(PERSON) if person is None else person)
+            steps = [self.expr(column, finer).cast(pl.String) for finer in range(self.top(column))]
+            return pl.coalesce(pl.when(at == finer).then(step) for finer, step in enumerate(steps)).alias(
+                name
+            )
         if level == 0:
             return value
         if level >= self.top(column):
@@ -126,6 +149,7 @@ class Ladders:
             self.frames[table]
             .select(PERSON, self.expr(column, level).cast(pl.String).alias(name))
             .drop_nulls(name)
+            .filter(~pl.col(name).str.contains(KEYED_TOKEN))
             .group_by(name)
             .agg(pl.col(PERSON).n_unique().alias("persons"))
         )

@@ -70,7 +70,7 @@ class Search:
                 keys: list[pl.Series] = []
                 for table, columns in groupby(view.columns, key=lambda c: split_column(c)[0]):
                     if self.ladders.one_row_per_person(table):
-                        keys += [self._person_codes(column, levels[column]) for column in columns]
+                        keys += [self.person_codes(column, levels[column]) for column in columns]
                     else:
                         keys.append(self._table_keys(name, table, list(columns), levels))
                 small = same_keys(keys) < k
@@ -85,7 +85,7 @@ class Search:
             levels.update(self._solve(name, levels))
         return levels
 
-    def _person_codes(self, column: str, level: int) -> pl.Series:
+    def person_codes(self, column: str, level: int) -> pl.Series:
         """The codes of `column` (of a table with at most one row per person) at `level`, one per person
         in person order: withheld values are 0 and persons without a row `_NO_ROW`. A record view's key
         over such a table is these columns side by side, so a lattice node costs no join."""

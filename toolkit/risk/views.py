@@ -46,6 +46,14 @@ class Population:
         return kept
 
 
+def persons_shown(ladders: Ladders, population: Population, column: str) -> pl.Series:
+    """The persons with a released row of `column`'s table holding a value of `column` (sorted): a person
+    without one shows the attacker nothing there, at any level."""
+    table, name = split_column(column)
+    frame = ladders.frames[table].filter(population.rows(ladders, table) & pl.col(name).is_not_null())
+    return frame.get_column(PERSON).unique().sort()
+
+
 def class_sizes(
     view: View, ladders: Ladders, levels: Mapping[str, int], population: Population
 ) -> pl.DataFrame:
@@ -57,11 +65,20 @@ def class_sizes(
         return people.join(per_person, on=PERSON, how="left").with_columns(
             pl.col(SIZE).fill_null(population.alive.len()).cast(pl.UInt32)
         )
-    keys = [
+    return pl.DataFrame(
+        {PERSON: population.alive, SIZE: same_keys(view_keys(view, ladders, levels, population))}
+    )
+
+
+def view_keys(
+    view: View, ladders: Ladders, levels: Mapping[str, int], population: Population
+) -> list[pl.Series]:
+    """A record or sequence view's keys, one series per table, aligned with `population.alive`: two persons
+    look the same to the view when all their keys are equal."""
+    return [
         table_keys(view, table, list(columns), ladders, levels, population)
         for table, columns in groupby(view.columns, key=lambda column: split_column(column)[0])
     ]
-    return pl.DataFrame({PERSON: population.alive, SIZE: same_keys(keys)})
 
 
 def same_keys(keys: list[pl.Series]) -> pl.Series:

@@ -1,0 +1,141 @@
+"""Local recoding (toolkit/risk/local.py): where one level per column would withhold a column for everyone,
+groups of at least k persons keep what they share, and every released class still has k persons."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import REPO_RULES
+from tests.risk.helpers import release, risk_rules
+from toolkit.risk import plan_risk
+from toolkit.rules import Classification, Step, View, load_risk_rules
+from tools import kanon
+
+NETWORK = {"network": View(kind="record", columns=("profiles.employer", "profiles.country"))}
+CAREER = {"career": View(kind="sequence", columns=("experience.title",), order="experience.position")}
+FUNCTIONS = Classification(default="other", groups={"engineering": ("engineer",), "management": ("lead",)})
+
+
+def _profiles(rows: list[tuple[str | None, str | None]]) -> dict[str, pl.LazyFrame]:
+    ids = [f"p{index:03d}" for index in range(len(rows))]
+    tables = release(ids)
+    tables["profiles"] = pl.LazyFrame(
+        {"profile_id": ids, "employer": [e for e, _ in rows], "country": [c for _, c in rows]},
+        schema={"profile_id": pl.String, "employer": pl.String, "country": pl.String},
+    )
+    return tables
+
+
+def _released(tables: dict[str, pl.LazyFrame], plan: Any, table: str) -> pl.DataFrame:
+    return plan.apply(table, tables[table]).collect()
+
+
+# Six persons at Acme in Peru, three alone at their firms: one level per column must withhold both
+# columns for everyone (any level that shows the employer or the country leaves someone alone).
+SKEWED = [("Acme", "Peru")] * 6 + [("Blue", "Peru"), ("Cobalt", "Chile"), ("Dune", "Chile")]
+
+
+@pytest.mark.parametrize(
+    ("recoding", "employers", "countries"),
+    [
+        ("global", [None] * 9, [None] * 9),
+        ("local", ["Acme"] * 6 + [None] * 3, ["Peru"] * 6 + [None] * 3),
+    ],
+)
+def test_groups_of_k_keep_what_they_share(recoding: str, employers: list[Any], countries: list[Any]) -> None:
+    tables = _profiles(SKEWED)
+    rules = risk_rules(NETWORK, k=3, max_suppressed=0.0).model_copy(update={"recoding": recoding})
+    plan = plan_risk(tables, rules)
+    assert plan.written
+    assert not plan.suppressed
+    profiles = _released(tables, plan, "profiles").sort("profile_id")
+    assert profiles["employer"].to_list() == employers
+    assert profiles["country"].to_list() == countries
+    assert plan.views["network"].after.smallest_k >= 3
+
+
+def test_the_report_counts_the_persons_at_each_step() -> None:
+    plan = plan_risk(_profiles(SKEWED), risk_rules(NETWORK, k=3, max_suppressed=0.0))
+    columns = {level.column: level for level in plan.columns}
+    assert columns["profiles.employer"].step == "local"
+    assert columns["profiles.employer"].persons_per_step == {"released": 6, "withheld": 3}
+    assert columns["profiles.employer"].information_loss == pytest.approx(3 / 9, abs=1e-4)
+    assert plan.to_json()["columns"]["profiles.employer"]["persons_per_step"] == {
+        "released": 6,
+        "withheld": 3,
+    }
+
+
+def test_a_value_holding_a_keyed_token_is_never_kept_for_being_shared() -> None:
+    token = "<PERSON_1a2b3c4d> Consulting"
+    tables = _profiles([(token, "Peru")] * 6 + [("Blue", "Peru"), ("Cobalt", "Chile"), ("Dune", "Chile")])
+    ladders = {"profiles.employer": [Step(frequent=True)]}
+    for recoding in ("global", "local"):
+        rules = risk_rules(NETWORK, ladders, k=3, max_suppressed=0.0).model_copy(
+            update={"recoding": recoding}
+        )
+        plan = plan_risk(tables, rules)
+        assert token not in _released(tables, plan, "profiles")["employer"].to_list(), recoding
+
+
+def test_a_sequence_view_keeps_the_careers_that_k_persons_share() -> None:
+    careers = [["engineer", "lead"]] * 4 + [["engineer"], ["lead", "engineer"], ["engineer", "engineer"]]
+    ids = [f"p{index:03d}" for index in range(len(careers))]
+    experience = [
+        {"profile_id": person, "position": position, "title": title}
+        for person, titles in zip(ids, careers, strict=True)
+        for position, title in enumerate(titles, start=1)
+    ]
+    tables = release(ids, experience=experience)
+    ladders = {"experience.title": [Step(classify=("functions",))]}
+    rules = risk_rules(CAREER, ladders, k=3, max_suppressed=0.0, classifications={"functions": FUNCTIONS})
+    plan = plan_risk(tables, rules)
+    rows = _released(tables, plan, "experience")
+    kept = rows.group_by("profile_id", maintain_order=True).agg("title").sort("profile_id")["title"].to_list()
+    assert kept[:4] == [["engineer", "lead"]] * 4
+    assert all(title != "engineer" and title != "lead" for career in kept[4:] for title in career)
+    assert plan.views["career"].after.smallest_k >= 3
+
+
+person = st.tuples(
+    st.sampled_from(["Acme", "Blue", "Cobalt", "Dune", None]), st.sampled_from(["Chile", "Peru"])
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(person, min_size=1, max_size=40), k=st.integers(2, 4))
+def test_local_recoding_keeps_k_and_never_shows_less_than_global(
+    rows: list[tuple[str | None, str]], k: int, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    tables = _profiles(rows)
+    plans = {
+        recoding: plan_risk(
+            tables, risk_rules(NETWORK, k=k, max_suppressed=0.2).model_copy(update={"recoding": recoding})
+        )
+        for recoding in ("global", "local")
+    }
+    assert plans["local"].suppressed == plans["global"].suppressed
+    if not plans["local"].written:
+        return
+    folder = tmp_path_factory.mktemp("release")
+    _released(tables, plans["local"], "profiles").write_parquet(folder / "profiles.parquet")
+    sizes = kanon.class_sizes(folder, {"kind": "record", "columns": list(NETWORK["network"].columns)})
+    assert min(sizes.values(), default=k) >= k
+    assert plans["local"].views["network"].after.smallest_k == min(sizes.values(), default=0)
+    shown = {
+        recoding: _released(tables, plan, "profiles").select(
+            pl.col("employer", "country").is_not_null().sum()
+        )
+        for recoding, plan in plans.items()
+    }
+    for local, whole in zip(shown["local"].row(0), shown["global"].row(0), strict=True):
+        assert local >= whole  # a person's level is never coarser than the global one
+
+
+def test_the_shipped_rules_recode_locally() -> None:
+    assert load_risk_rules(REPO_RULES).recoding == "local"

@@ -2,16 +2,18 @@
 
 A population written by tools/profiles in its scrape style (skewed employers, titles, places, schools and
 skills; a long tail of small firms named after people; per person a rare project, a lab named after
-someone, a rare award) goes through `toolkit run` twice as whole processes: with the risk pass off (a copy
-of rules/ with `enabled: false`: the release as scrubbing alone leaves it) and on. Then, on the tables as
-written:
+someone, a rare award) goes through `toolkit run` three times as whole processes: with the risk pass
+off (a copy of rules/ with `enabled: false`: the release as scrubbing alone leaves it), with global
+recoding only, and as shipped. Then, on the tables as written:
 - per attacker view of rules/risk.yaml, the share of persons in a class smaller than k, the share unique,
   the mean prosecutor risk and the smallest class, by tools/kanon.py (plain Python, no toolkit code), and
   whether the release's report says the same;
 - the planted rare phrases still found (folded, on word boundaries) in any text cell;
 - the planted direct identifiers and other people's names still found, and the technical words kept in
   the free text (benchmarks/privacy_eval.py's scoring);
-- the share of persons released.
+- the share of persons released;
+- per quasi-identifier, the values the release still shows (and how many distinct), with no risk pass,
+  with global recoding alone (a copy of rules/ with `recoding: global`) and with local recoding.
 
     python benchmarks/risk_eval.py [--docs 1000] [--seed 2026]
 
@@ -75,8 +77,14 @@ def main(argv: list[str] | None = None) -> int:
         shutil.copytree(ROOT / "rules", rules_off)
         risk = rules_off / "risk.yaml"
         risk.write_text(risk.read_text(encoding="utf-8").replace("enabled: true", "enabled: false"), "utf-8")
+        rules_global = folder / "rules-global"
+        shutil.copytree(ROOT / "rules", rules_global)
+        risk = rules_global / "risk.yaml"
+        risk.write_text(
+            risk.read_text(encoding="utf-8").replace("recoding: local", "recoding: global"), "utf-8"
+        )
         runs = {}
-        for label, rules in (("before", rules_off), ("after", ROOT / "rules")):
+        for label, rules in (("before", rules_off), ("global", rules_global), ("after", ROOT / "rules")):
             code, seconds = _run(folder / "docs", folder / label, rules)
             if code not in (0, 1):
                 print(f"{label}: the job exited {code}; no release to score")
@@ -88,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
         found = {label: rare_phrases_found(release, phrases) for label, (release, _) in runs.items()}
         privacy = evaluate(runs["after"][0], docs)
         persons = pl.scan_parquet(runs["after"][0] / "profiles.parquet").select(pl.len()).collect().item()
+        kept = {column: {label: _kept(release, column) for label, (release, _) in runs.items()}
+                for column in report["risk"]["columns"]}  # fmt: skip
         parsed = report["counts"]["profiles"]
     print(
         f"{args.docs} scrape-style documents (tools/profiles, seed {args.seed}): the project's own generator"
@@ -113,9 +123,23 @@ def main(argv: list[str] | None = None) -> int:
     print(f"persons released: {persons} of {parsed} ({persons / max(parsed, 1):.1%}); risk-suppressed "
           f"{report['risk']['suppressed']} (budget {report['risk']['budget']}); verification-suppressed "
           f"{report['verification']['persons_suppressed']}")  # fmt: skip
-    print(f"job seconds: {runs['before'][1]:.1f} without the risk pass, {runs['after'][1]:.1f} with it")
-    print("columns: " + ", ".join(f"{c} {v['step']}" for c, v in report["risk"]["columns"].items()))
+    print(f"job seconds: {runs['before'][1]:.1f} without the risk pass, {runs['global'][1]:.1f} with it "
+          f"(global recoding), {runs['after'][1]:.1f} (local)")  # fmt: skip
+    print("\nquasi-identifiers, counted on the tables as written: values shown (distinct)")
+    print(f"{'column':<32}{'no risk pass':>16}{'global recoding':>18}{'local recoding':>18}  step")
+    for column, counts in kept.items():
+        shown = "".join(
+            f"{f'{n:,} ({d:,})':>{w}}" for (n, d), w in zip(counts.values(), (16, 18, 18), strict=True)
+        )
+        print(f"{column:<32}{shown}  {report['risk']['columns'][column]['step']}")
     return 0
+
+
+def _kept(release: Path, column: str) -> tuple[int, int]:
+    """(non-null values, distinct values) of `table.column` in a release."""
+    table, _, name = column.partition(".")
+    values = pl.read_parquet(release / f"{table}.parquet", columns=[name]).get_column(name).drop_nulls()
+    return values.len(), values.n_unique()
 
 
 if __name__ == "__main__":

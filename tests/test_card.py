@@ -483,14 +483,11 @@ def test_markdown_values_show_as_themselves(value: str, escaped: str) -> None:
     assert md_escape(value) == escaped
 
 
-def test_a_locally_recoded_column_shows_its_persons_per_step(
-    card: dict[str, str], envelope: dict[str, Any]
-) -> None:
-    local = {
-        name: column for name, column in envelope["risk"]["columns"].items() if column["step"] == "local"
-    }
-    assert local  # the sample data has one: education.institution
-    for column in local.values():
-        counts = "; ".join(f"{persons} {step}" for step, persons in column["persons_per_step"].items())
-        assert f"({counts})" in card["README.md"]
-        assert f"({counts})" in card["report.html"]
+def test_a_locally_recoded_column_shows_its_persons_per_step(envelope: dict[str, Any]) -> None:
+    local = copy.deepcopy(envelope)
+    column = local["risk"]["columns"]["profiles.employer"]
+    column.update(step="local", persons_per_step={"released": 6, "classify:industries": 4, "withheld": 3})
+    card = render_card(local)
+    for page in ("README.md", "report.html"):
+        assert "(6 released; 4 classify:industries; 3 withheld)" in card[page]
+        assert "coarsened person by person" in card[page]

@@ -693,6 +693,11 @@ class Step(_Frozen):
 
     frequent: bool = False
     classify: tuple[str, ...] = ()
+    of: Literal["value", "previous"] = Field(
+        default="value",
+        description="classify: what is classified, the released value or the previous step's label (an "
+        "institution's country -> its region).",
+    )
     band: tuple[int, ...] = ()
     span: int | None = Field(default=None, ge=2)
 
@@ -706,6 +711,8 @@ class Step(_Frozen):
         given = [self.frequent, bool(self.classify), bool(self.band), self.span is not None]
         if sum(given) != 1:
             raise ValueError("a step is one of: frequent, classify: [files], band: [edges], span: years")
+        if self.of == "previous" and not self.classify:
+            raise ValueError("only classify takes `of: previous`")
         if self.band and (len(self.band) < 2 or list(self.band) != sorted(set(self.band))):
             raise ValueError("band needs at least two ascending, distinct edges")
         return self
@@ -715,7 +722,7 @@ class Step(_Frozen):
         if self.frequent:
             return "frequent"
         if self.classify:
-            return "classify:" + "+".join(self.classify)
+            return "classify:" + "+".join(self.classify) + (" of previous" if self.of == "previous" else "")
         if self.band:
             return "band:" + ",".join(map(str, self.band))
         return f"span:{self.span}"
@@ -800,8 +807,9 @@ class RiskFile(_Frozen):
     )
     recoding: Recoding = Field(
         default="local",
-        description="global: one level per column for every person; local: then, in record and sequence views, "
-        "persons are split into groups of at least k (Mondrian-like), each at the finest levels its group shares.",
+        description="global: one level per column for every person; local: then, in record and sequence "
+        "views, persons are split into groups of at least k (Mondrian-like), each at the finest levels its "
+        "group shares.",
     )
     views: dict[str, View] = Field(min_length=1)
     ladders: dict[str, tuple[Step, ...]] = Field(default_factory=dict)
@@ -875,6 +883,8 @@ def load_risk_rules(rules_dir: Path | None = None) -> RiskRules:
             key = f"ladders.{column}.{index}"
             if step.frequent and index and steps[index - 1].frequent:
                 raise RulesError(shown, key, "frequent twice in a row: the second would count the first")
+            if step.of == "previous" and not (index and steps[index - 1].classify):
+                raise RulesError(shown, key, "`of: previous` needs a classify step before it")
             if (step.band or step.span) and not (dtype.is_numeric() or dtype.is_temporal()):
                 raise RulesError(shown, key, f"{step.label} needs numbers; {column} is released as text")
             if step.classify and dtype != pl.String():

@@ -80,6 +80,16 @@ def _set(path: str, value: Any) -> Any:
         (_set("enable", False), "enable", "unknown key (did you mean enabled?)"),
         (_set("max_suppressed", 1.5), "max_suppressed", "less than 1"),
         (_set("recoding", "lokal"), "recoding", "'global' or 'local'"),
+        (
+            _set("ladders/education.institution", [{"classify": ["regions"], "of": "previous"}]),
+            "ladders.education.institution.0",
+            "needs a classify step before it",
+        ),
+        (
+            _set("ladders/education.institution", ["frequent", {"band": [1, 5], "of": "previous"}]),
+            "ladders.education.institution.1",
+            "only classify takes",
+        ),
     ],
 )
 def test_a_mistake_names_the_file_and_the_key(tmp_path: Path, change: Any, key: str, problem: str) -> None:

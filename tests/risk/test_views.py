@@ -16,7 +16,7 @@ def _sizes(view: View, tables: dict[str, pl.LazyFrame]) -> dict[str, int]:
     rules = risk_rules({"v": view})
     ids = tables["profiles"].collect().get_column("profile_id").sort()
     frames = person_frames(tables, rules, ids.to_frame().with_row_index("person"))
-    ladders = Ladders(rules, frames, pl.Series("profile_id", [], dtype=pl.String))
+    ladders = Ladders(rules, frames, ids)
     levels = dict.fromkeys(rules.ladders, 0)
     alive = pl.Series("person", range(ids.len()), dtype=pl.UInt32)
     sizes = class_sizes(view, ladders, levels, Population(alive, {}))
@@ -82,6 +82,14 @@ def test_items_with_m_2_need_every_pair_shared() -> None:
         ("award_kinds", "Best Paper Award", "paper award"),
         ("degree_levels", "Doctor of Philosophy (Ph.D.)", "doctorate"),
         ("degree_levels", "Master of Science (M.Sc.)", "master"),
+        ("institution_countries", "Universidade de São Paulo", "Brazil"),
+        ("institution_countries", "Technische Universität München", "Germany"),
+        ("institution_countries", "University of Michigan", "United States"),
+        ("institution_countries", "Politecnico di Milano", "Italy"),
+        ("institution_countries", "Indian Institute of Science", "India"),
+        ("institution_countries", "KAIST", "South Korea"),
+        ("institution_countries", "University of Nairobi", "Kenya"),
+        ("institution_countries", "Lakeside University", None),
     ],
 )
 def test_the_shipped_classifications(file: str, value: str, label: str | None) -> None:
@@ -133,3 +141,37 @@ def test_a_population_smaller_than_k_cannot_be_released() -> None:
     plan = plan_risk(tables, rules)
     assert not plan.written
     assert plan.suppressed == {"A", "B", "C"}
+
+
+def test_a_step_of_previous_classifies_the_label_before_it() -> None:
+    view = View(kind="record", columns=("education.institution",))
+    countries = Classification(default=None, groups={"Kenya": ("nairobi",), "Peru": ("lima",)})
+    regions = Classification(default="other", groups={"Africa": ("kenya",), "Americas": ("peru",)})
+    rules = risk_rules(
+        {"v": view},
+        ladders={
+            "education.institution": [
+                Step(classify=("countries",)),
+                Step(classify=("regions",), of="previous"),
+            ]
+        },
+        classifications={"countries": countries, "regions": regions},
+    )
+    names = ["University of Nairobi", "Universidad de Lima", "Lakeside University"]
+    tables = release(
+        "ABC", education=[{"profile_id": p, "institution": n} for p, n in zip("ABC", names, strict=True)]
+    )
+    ids = pl.DataFrame({"profile_id": ["A", "B", "C"]}).with_row_index("person")
+    ladders = Ladders(rules, person_frames(tables, rules, ids), ids.get_column("profile_id"))
+    frame = ladders.frames["education"]
+    assert frame.select(ladders.expr("education.institution", 1)).to_series().to_list() == [
+        "Kenya",
+        "Peru",
+        None,
+    ]
+    assert frame.select(ladders.expr("education.institution", 2)).to_series().to_list() == [
+        "Africa",
+        "Americas",
+        None,
+    ]  # fmt: skip  (no country: no region either)
+    assert ladders.label("education.institution", 2) == "classify:regions of previous"

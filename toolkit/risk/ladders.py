@@ -7,7 +7,7 @@ Every level above 0 is text. A column recoded locally (`LOCAL`) has a level per 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import polars as pl
 import regex
@@ -71,7 +71,7 @@ class Ladders:
         """Per column recoded locally, each person's level (indexed by person)."""
         self.dtypes = {c: frames[split_column(c)[0]].schema[split_column(c)[1]] for c in rules.ladders}
         self.classifiers = {name: Classifier(c) for name, c in rules.classifications.items()}
-        self._mappings: dict[tuple[str, tuple[str, ...]], tuple[pl.Series, pl.Series]] = {}
+        self._mappings: dict[tuple[str, int], tuple[pl.Series, pl.Series]] = {}
         self._frequent: dict[tuple[str, int], pl.Series] = {}
         self._codes: dict[tuple[str, int], pl.Series] = {}
         self._single: dict[str, bool] = {}
@@ -130,7 +130,7 @@ class Ladders:
             return band(value, step.band).alias(name)
         if step.span is not None:
             return year_span(value, step.span, self.dtypes[column]).alias(name)
-        values, labels = self._mapping(column, step.classify)
+        values, labels = self._mapping(column, level)
         return value.replace_strict(values, labels, default=None, return_dtype=pl.String).alias(name)
 
     def codes(self, column: str, level: int) -> pl.Series:
@@ -155,14 +155,18 @@ class Ladders:
         )
         return counted.filter(pl.col("persons") >= k).get_column(name).sort()
 
-    def _mapping(self, column: str, files: Sequence[str]) -> tuple[pl.Series, pl.Series]:
-        key = (column, tuple(files))
+    def _mapping(self, column: str, level: int) -> tuple[pl.Series, pl.Series]:
+        """The distinct released values of `column` and their labels at `level`, a classify step (of the
+        released value, or of the labels of the classify step before it)."""
+        key = (column, level)
         if key not in self._mappings:
             table, name = split_column(column)
+            step = self.rules.ladders[column][level - 1]
             values = self.frames[table].get_column(name).drop_nulls().unique().sort()
+            inputs = self._mapping(column, level - 1)[1] if step.of == "previous" else values
             labels = []
-            for value in values:
-                found = [self.classifiers[file](value) for file in files]
+            for value in inputs:
+                found = [self.classifiers[file](value) for file in step.classify] if value is not None else []
                 labels.append(" ".join(label for label in found if label) or None)
             self._mappings[key] = (values, pl.Series(name, labels, dtype=pl.String))
         return self._mappings[key]

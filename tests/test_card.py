@@ -20,7 +20,7 @@ import polars as pl
 import pytest
 
 from tests.conftest import pseudonymizing_rules
-from toolkit.card import md_escape, render_card
+from toolkit.card import explain_step, md_escape, render_card
 from toolkit.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -491,3 +491,23 @@ def test_a_locally_recoded_column_shows_its_persons_per_step(envelope: dict[str,
     for page in ("README.md", "report.html"):
         assert "(6 released; 4 classify:industries; 3 withheld)" in card[page]
         assert "coarsened person by person" in card[page]
+
+
+@pytest.mark.parametrize(
+    ("step", "meaning"),
+    [
+        ("classify:regions", "replaced by its group (regions)"),
+        (
+            "classify:title_seniority+title_function",
+            "replaced by its group (title_seniority, title_function)",
+        ),
+        ("classify:regions of previous", "replaced by the group of the previous step's label (regions)"),
+        (
+            "classify:repository_categories of contributions.tags",
+            "replaced by the group of the row's contributions.tags (repository_categories)",
+        ),
+        ("band:1,10", "numbers replaced by bands (edges 1, 10)"),
+    ],
+)
+def test_each_step_is_said_in_plain_words(step: str, meaning: str) -> None:
+    assert explain_step(step) == meaning

@@ -164,7 +164,11 @@ def explain_step(step: str) -> str:
     if kind == "frequent":
         return "kept where at least k persons share the value, else coarser (null past the last step)"
     if kind == "classify":
-        return f"replaced by its group ({', '.join(argument.split('+'))})"
+        files, _, source = argument.partition(" of ")
+        read = {"": "its group", "previous": "the group of the previous step's label"}.get(
+            source, f"the group of the row's {source}"
+        )
+        return f"replaced by {read} ({', '.join(files.split('+'))})"
     if kind == "band":
         return f"numbers replaced by bands (edges {', '.join(argument.split(','))})"
     if kind == "span":

@@ -693,10 +693,11 @@ class Step(_Frozen):
 
     frequent: bool = False
     classify: tuple[str, ...] = ()
-    of: Literal["value", "previous"] = Field(
+    of: str = Field(
         default="value",
-        description="classify: what is classified, the released value or the previous step's label (an "
-        "institution's country -> its region).",
+        description="classify: what is classified: the released `value`, the `previous` step's label (an "
+        "institution's country -> its region), or another column of the same row as `table.column` (a "
+        "repository -> the category of its contribution's tags).",
     )
     band: tuple[int, ...] = ()
     span: int | None = Field(default=None, ge=2)
@@ -711,8 +712,10 @@ class Step(_Frozen):
         given = [self.frequent, bool(self.classify), bool(self.band), self.span is not None]
         if sum(given) != 1:
             raise ValueError("a step is one of: frequent, classify: [files], band: [edges], span: years")
-        if self.of == "previous" and not self.classify:
-            raise ValueError("only classify takes `of: previous`")
+        if self.of != "value" and not self.classify:
+            raise ValueError("only classify takes `of`")
+        if self.of not in ("value", "previous") and "." not in self.of:
+            raise ValueError("`of` is value, previous or a column of the same table (table.column)")
         if self.band and (len(self.band) < 2 or list(self.band) != sorted(set(self.band))):
             raise ValueError("band needs at least two ascending, distinct edges")
         return self
@@ -722,7 +725,7 @@ class Step(_Frozen):
         if self.frequent:
             return "frequent"
         if self.classify:
-            return "classify:" + "+".join(self.classify) + (" of previous" if self.of == "previous" else "")
+            return "classify:" + "+".join(self.classify) + (f" of {self.of}" if self.of != "value" else "")
         if self.band:
             return "band:" + ",".join(map(str, self.band))
         return f"span:{self.span}"
@@ -885,9 +888,17 @@ def load_risk_rules(rules_dir: Path | None = None) -> RiskRules:
                 raise RulesError(shown, key, "frequent twice in a row: the second would count the first")
             if step.of == "previous" and not (index and steps[index - 1].classify):
                 raise RulesError(shown, key, "`of: previous` needs a classify step before it")
+            if step.of not in ("value", "previous"):
+                source = released(f"{key}.of", step.of)
+                if step.of.partition(".")[0] != column.partition(".")[0]:
+                    raise RulesError(shown, f"{key}.of", f"must be a column of {column.partition('.')[0]}")
+                if source not in (pl.String(), pl.List(pl.String())):
+                    raise RulesError(
+                        shown, f"{key}.of", f"classify needs text; {step.of} is released as {source}"
+                    )
             if (step.band or step.span) and not (dtype.is_numeric() or dtype.is_temporal()):
                 raise RulesError(shown, key, f"{step.label} needs numbers; {column} is released as text")
-            if step.classify and dtype != pl.String():
+            if step.classify and step.of in ("value", "previous") and dtype != pl.String():
                 raise RulesError(shown, key, f"classify needs text; {column} is released as {dtype}")
             for file in step.classify:
                 if file not in classifications:

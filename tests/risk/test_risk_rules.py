@@ -90,6 +90,26 @@ def _set(path: str, value: Any) -> Any:
             "ladders.education.institution.1",
             "only classify takes",
         ),
+        (
+            _set("ladders/contributions.repository/1/of", "experience.title"),
+            "ladders.contributions.repository.1.of",
+            "must be a column of contributions",
+        ),
+        (
+            _set("ladders/contributions.repository/1/of", "contributions.commits"),
+            "ladders.contributions.repository.1.of",
+            "classify needs text",
+        ),
+        (
+            _set("ladders/contributions.repository/1/of", "contributions.tagz"),
+            "ladders.contributions.repository.1.of",
+            "not a released",
+        ),
+        (
+            _set("ladders/contributions.repository/1/of", "tags"),
+            "ladders.contributions.repository.1",
+            "a column of the same table",
+        ),
     ],
 )
 def test_a_mistake_names_the_file_and_the_key(tmp_path: Path, change: Any, key: str, problem: str) -> None:

@@ -90,6 +90,10 @@ def test_items_with_m_2_need_every_pair_shared() -> None:
         ("institution_countries", "KAIST", "South Korea"),
         ("institution_countries", "University of Nairobi", "Kenya"),
         ("institution_countries", "Lakeside University", None),
+        ("repository_categories", "rust llvm mlir", "compilers and languages"),
+        ("repository_categories", "kubernetes helm", "infrastructure"),
+        ("repository_categories", "deep-learning python", "machine learning"),
+        ("repository_categories", "knitting", "other"),
     ],
 )
 def test_the_shipped_classifications(file: str, value: str, label: str | None) -> None:
@@ -175,3 +179,38 @@ def test_a_step_of_previous_classifies_the_label_before_it() -> None:
         None,
     ]  # fmt: skip  (no country: no region either)
     assert ladders.label("education.institution", 2) == "classify:regions of previous"
+
+
+def test_a_step_of_another_column_classifies_that_column_of_the_row() -> None:
+    view = View(kind="items", columns=("contributions.repository",))
+    topics = Classification(default="other", groups={"compilers": ("llvm",), "databases": ("sql",)})
+    rules = risk_rules(
+        {"v": view},
+        ladders={
+            "contributions.repository": [
+                Step(frequent=True),
+                Step(classify=("topics",), of="contributions.tags"),
+            ]
+        },
+        classifications={"topics": topics},
+    )
+    rows = [
+        ("A", "a1b2", ["rust", "llvm"]),
+        ("B", "a1b2", ["sql"]),
+        ("C", "c3d4", ["sql", "python"]),
+        ("C", "e5f6", []),
+    ]
+    contributions = [{"profile_id": p, "repository": r, "tags": t} for p, r, t in rows]
+    tables = release("ABC", contributions=contributions)
+    ids = pl.DataFrame({"profile_id": ["A", "B", "C"]}).with_row_index("person")
+    ladders = Ladders(rules, person_frames(tables, rules, ids), ids.get_column("profile_id"))
+    frame = ladders.frames["contributions"]
+    assert frame.select(ladders.expr("contributions.repository", 2)).to_series().to_list() == [
+        "compilers", "databases", "databases", "other",
+    ]  # fmt: skip
+    assert frame.select(ladders.expr("contributions.repository", 1)).to_series().to_list() == [
+        "a1b2",
+        "a1b2",
+        "databases",
+        "other",
+    ]  # fmt: skip  (a1b2 has k = 2 contributors)

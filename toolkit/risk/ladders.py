@@ -131,7 +131,8 @@ class Ladders:
         if step.span is not None:
             return year_span(value, step.span, self.dtypes[column]).alias(name)
         values, labels = self._mapping(column, level)
-        return value.replace_strict(values, labels, default=None, return_dtype=pl.String).alias(name)
+        classified = value if step.of in ("value", "previous") else self._source(step.of)
+        return classified.replace_strict(values, labels, default=None, return_dtype=pl.String).alias(name)
 
     def codes(self, column: str, level: int) -> pl.Series:
         """`column` at `level` as dense integer codes, one per row of its table (nulls stay null)."""
@@ -155,14 +156,26 @@ class Ladders:
         )
         return counted.filter(pl.col("persons") >= k).get_column(name).sort()
 
+    def _source(self, column: str) -> pl.Expr:
+        """Another column of the row, as the text a classify step `of` it reads (a list: its items joined)."""
+        table, name = split_column(column)
+        if self.frames[table].schema[name] == pl.List(pl.String):
+            return pl.col(name).list.join(" ")
+        return pl.col(name)
+
     def _mapping(self, column: str, level: int) -> tuple[pl.Series, pl.Series]:
-        """The distinct released values of `column` and their labels at `level`, a classify step (of the
-        released value, or of the labels of the classify step before it)."""
+        """The distinct released values of `column` (or of the column the step is `of`) and their labels
+        at `level`, a classify step (of them, or of the labels of the classify step before it)."""
         key = (column, level)
         if key not in self._mappings:
             table, name = split_column(column)
             step = self.rules.ladders[column][level - 1]
-            values = self.frames[table].get_column(name).drop_nulls().unique().sort()
+            if step.of in ("value", "previous"):
+                values = self.frames[table].get_column(name).drop_nulls().unique().sort()
+            else:
+                values = (
+                    self.frames[table].select(self._source(step.of)).to_series().drop_nulls().unique().sort()
+                )
             inputs = self._mapping(column, level - 1)[1] if step.of == "previous" else values
             labels = []
             for value in inputs:
@@ -175,13 +188,19 @@ class Ladders:
 def person_frames(
     tables: Mapping[str, pl.LazyFrame], rules: RiskRules, ids: pl.DataFrame
 ) -> dict[str, pl.DataFrame]:
-    """Per table: `row`, `person` and the released values of its quasi-identifiers (and order columns)."""
+    """Per table: `row`, `person` and the released values of its quasi-identifiers (and the columns that
+    order a sequence or that a classify step reads)."""
     wanted: dict[str, list[str]] = {}
-    for view in rules.views.values():
-        for column in (*view.columns, *([view.order] if view.order else [])):
-            table, name = split_column(column)
-            if name not in wanted.setdefault(table, []):
-                wanted[table].append(name)
+    read = [
+        column for view in rules.views.values() for column in (*view.columns, *filter(None, [view.order]))
+    ]
+    read += [
+        step.of for steps in rules.ladders.values() for step in steps if step.of not in ("value", "previous")
+    ]
+    for column in read:
+        table, name = split_column(column)
+        if name not in wanted.setdefault(table, []):
+            wanted[table].append(name)
     return {
         table: tables[table]
         .select("profile_id", *names)

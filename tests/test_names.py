@@ -36,6 +36,9 @@ FORMS = [
     ("Trần Minh Khoa", {"khoatm", "tranmk"}, set()),  # a word with the others' initials
     ("Rosa María Ibáñez de la Vega", {"rmidlv"}, set()),  # every word's initial, particles too
     ("Tamar Kvaratskhelia", {"tkvara", "tkvaratskhel"}, {"tkvar"}),  # the surname clipped
+    ("Venkataraman Iyer", {"venkat", "venkata"}, {"venk"}),  # a long given name clipped
+    ("Marta Nowak", set(), {"mart"}),  # a short one is not
+    ("Tine Van Kerckhove", {"vankerck", "vankerckhov"}, {"vanke"}),  # the surname with its particle
 ]
 
 

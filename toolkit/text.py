@@ -9,6 +9,7 @@ from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from typing import Any
 
+import regex
 from anyascii import anyascii
 
 # Python's \s on str already covers NBSP, the U+2000 block, narrow NBSP, ideographic space, line separators.
@@ -37,8 +38,22 @@ def clean(text: str) -> str:
 
 
 def clean_lines(text: str) -> list[str]:
-    """Split on any line ending, then `clean` each line. Blank lines stay (as "") because layouts use them."""
-    return [clean(line) for line in text.splitlines()]
+    """Split on any line ending, then `clean` each line (a letter-spaced line first becomes its words).
+    Blank lines stay (as "") because layouts use them."""
+    return [clean(unspaced(line)) for line in text.splitlines()]
+
+
+_LETTER_SPACED = regex.compile(r"\p{L}(?:[^\S\n]?-[^\S\n]?\p{L}| \p{L}|[^\S\n]{2,}\p{L}){3,}")
+
+
+def unspaced(line: str) -> str:
+    """A line of letters written one space apart, words two or more apart, as its words: 'T E M I T O P E
+    A J A Y I - C O L E' (three spaces between the words) -> 'TEMITOPE AJAYI-COLE'. Any other line as it
+    is."""
+    stripped = line.strip()
+    if not _LETTER_SPACED.fullmatch(stripped):
+        return line
+    return " ".join(word.replace(" ", "") for word in regex.split(r"[^\S\n]{2,}", stripped))
 
 
 # Latin letters that carry no combining mark to drop, so NFKD leaves them as they are.

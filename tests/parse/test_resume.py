@@ -105,3 +105,19 @@ def test_an_experience_heading_with_nothing_after_it_is_truncated(rules: Parsing
     result = parse_text("Experience\n\n", rules)
     assert isinstance(result, Reject)
     assert result.reason == "truncated"
+
+
+@pytest.mark.parametrize(
+    ("header", "name"),
+    [
+        ("Marta Nowak\nKraków, Poland", "Marta Nowak"),
+        ("NOWAK, Marta\nmarta@example.org", "NOWAK, Marta"),
+        ("tel +48 601 234 567\nmarta@example.org\nul. Długa 5, Gdańsk\nMARTA NOWAK", "MARTA NOWAK"),
+        ("S I O B H Á N   N Í   B H R I A I N\nBackend Engineer", "SIOBHÁN NÍ BHRIAIN"),
+        ("Eoghan Mac Giolla hEoin\nDublin", "Eoghan Mac Giolla hEoin"),
+        ("Data Engineer\nKraków, Poland\nOpen to relocation", None),
+    ],
+)
+def test_the_name_of_the_contact_header(header: str, name: str | None, rules: ParsingRules) -> None:
+    parsed = parse_ok(header + "\n\nExperience\n\n" + ENTRY + "Ironbark Data", rules)
+    assert parsed["profile"]["name"] == name

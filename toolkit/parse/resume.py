@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import regex
 
 from toolkit.errors import RejectReason
-from toolkit.names import POST_NOMINAL, glued_script
+from toolkit.names import PARTICLES, POST_NOMINAL, glued_script
 from toolkit.parse.document import Document, ParsedProfile, Reject, Row
 from toolkit.parse.fields import parse_period
 from toolkit.rules import ParsingRules
@@ -80,8 +80,17 @@ _SEGMENTS = regex.compile(r"\s+[|\u2022\u00b7\u2014\u2013]\s+")
 _NOT_A_NAME = regex.compile(
     r"[\d@/:|•·]|\b(?i:curriculum|vitae|r[ée]sum[ée]|cv|contact|profile|experience|engineer|developer)\b"
 )
-_HEADER_NAME_WITHIN = 3
+_HEADER_NAME_WITHIN = 8
+"""Contact lines may come first ('tel …', an e-mail, an address): the name is the first line that reads
+as one among the header's first lines."""
 _LONGEST_NAME = 6
+_IRISH_PREFIX = regex.compile(r"^[hnt]-?\p{Lu}")
+
+
+def _name_cased(word: str) -> bool:
+    """A word as a name writes it: capitalised, a particle ('van', 'de'), an Irish prefix before a capital
+    ('hUiginn'), or in a script without case; not an ordinary lowercase word ('Open to relocation')."""
+    return not word[:1].islower() or word.lower() in PARTICLES or bool(_IRISH_PREFIX.match(word))
 
 
 def _header_name(header: list[str]) -> str | None:
@@ -98,7 +107,7 @@ def _header_name(header: list[str]) -> str | None:
         before, comma, after = line.partition(",")
         if comma and not (before.isupper() or POST_NOMINAL.match(comma + after)):
             continue  # 'Kraków, Poland'; a name is 'NOWAK, Marta' or 'Marta Nowak, PhD'
-        if all(_NAME_WORD.match(word) for word in words) and any(not w[:1].islower() for w in words):
+        if all(_NAME_WORD.match(word) for word in words) and all(_name_cased(word) for word in words):
             return line
     return None
 

@@ -286,13 +286,17 @@ class Engine:
         Lanzavecchia Scholar'; 'Polar Field School' is no one)."""
         allowed, everyday = self.ordinary
         words = [w for w in _NAME_WORD.finditer(text, span.start, span.end) if len(w.group()) >= 2]
-        names = [w for w in words if w.group().lower() not in PARTICLES]
+
+        def known(folded: str, english: bool) -> bool:
+            return folded in allowed or folded in everyday or (english and folded in self.english)
 
         def ordinary(word: regex.Match[str], english: bool = False) -> bool:
+            """An allowed, everyday (or English) word, or a compound of such ('low-latency')."""
             folded = word.group().lower()
             if folded in PARTICLES:
                 return False
-            return folded in allowed or folded in everyday or (english and folded in self.english)
+            parts = regex.split(r"[-\u2011]", folded)
+            return known(folded, english) or (len(parts) > 1 and all(known(part, english) for part in parts))
 
         if unknown:
             runs: list[list[regex.Match[str]]] = [[]]
@@ -310,8 +314,11 @@ class Engine:
         if text[span.start : span.end].islower():
             while len(words) > 2 and ordinary(words[-1], english=True):
                 words.pop()  # 'chidera okoro's branch'
-            names = [w for w in words if w.group().lower() not in PARTICLES]
-            if len(names) < fewest or any(ordinary(word, english=True) for word in words):
+            # A hyphenated word of a lowercase name is as many names as parts ('mcallister-ruiz').
+            parts = sum(
+                len(regex.split(r"[-\u2011]", w.group())) for w in words if w.group().lower() not in PARTICLES
+            )
+            if parts < fewest or any(ordinary(word, english=True) for word in words):
                 return None
             return Span(span.entity, words[0].start(), words[-1].end(), span.score)
         while words and ordinary(words[0], english=unknown):

@@ -3,6 +3,7 @@ groups of at least k persons keep what they share, and every released class stil
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import REPO_RULES
 from tests.risk.helpers import release, risk_rules
-from toolkit.risk import plan_risk
+from toolkit.risk import RiskPlan, plan_risk
 from toolkit.rules import Classification, Step, View, load_risk_rules
 from tools import kanon
 
@@ -21,7 +22,7 @@ CAREER = {"career": View(kind="sequence", columns=("experience.title",), order="
 FUNCTIONS = Classification(default="other", groups={"engineering": ("engineer",), "management": ("lead",)})
 
 
-def _profiles(rows: list[tuple[str | None, str | None]]) -> dict[str, pl.LazyFrame]:
+def _profiles(rows: Sequence[tuple[str | None, str | None]]) -> dict[str, pl.LazyFrame]:
     ids = [f"p{index:03d}" for index in range(len(rows))]
     tables = release(ids)
     tables["profiles"] = pl.LazyFrame(
@@ -31,7 +32,7 @@ def _profiles(rows: list[tuple[str | None, str | None]]) -> dict[str, pl.LazyFra
     return tables
 
 
-def _released(tables: dict[str, pl.LazyFrame], plan: Any, table: str) -> pl.DataFrame:
+def _released(tables: dict[str, pl.LazyFrame], plan: RiskPlan, table: str) -> pl.DataFrame:
     return plan.apply(table, tables[table]).collect()
 
 

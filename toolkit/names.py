@@ -55,8 +55,6 @@ _CLIPPED = 4
 _CLIPPED_PAIR = 7
 """Clipped given name + clipped surname of at least this many letters ('bernkowa'; not 'marnow')."""
 _CLIPPED_SURNAME = 5
-_LONG_GIVEN = 8
-"""A given name this long is clipped in handles ('venkat', 'alexand')."""
 """A surname clipped after the given name's initial keeps at least this many letters ('ntsikl')."""
 
 
@@ -211,10 +209,8 @@ def handle_forms(name: str) -> frozenset[str]:
     if len(words) >= 3:
         forms.add("".join(word[0] for word in words if word))
     forms |= {given[0] + last[:size] for size in range(_CLIPPED_SURNAME, len(last))}
-    # A long given name clipped alone ('venkat' of 'Venkataraman'), and a surname with its particles
-    # clipped ('vankerck' of 'Tine Van Kerckhove').
-    if len(given) >= _LONG_GIVEN:
-        forms |= {given[:size] for size in range(MIN_HANDLE_FORM, len(given))}
+    # A surname with its particles clipped ('vankerck' of 'Tine Van Kerckhove'). A long given name clipped
+    # alone ('venkat') is not a form: searched inside tokens, 'maxim' of 'Maximilian' would be 'maximize'.
     if any(word in PARTICLES for word in words[1:-1]):
         joined, particles = "".join(words[1:]), "".join(words[1:-1])
         forms |= {joined[:size] for size in range(len(particles) + _CLIPPED, len(joined))}

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import yaml
 
 from toolkit.errors import RulesError
 from toolkit.rules import (
@@ -15,6 +16,7 @@ from toolkit.rules import (
     QUALITY_FILE,
     SPOKEN_LANGUAGES_FILE,
     TECHNICAL_TERMS_FILE,
+    TOOL_NAMES_FILE,
     load_parsing_rules,
     load_privacy_rules,
     load_quality_rules,
@@ -145,3 +147,23 @@ def test_the_shipped_common_words_hold_no_census_name() -> None:
     common = load_privacy_rules(REPO_RULES).common_words
     assert {"streaming", "engine", "built", "learning"} <= common
     assert not {"will", "rose", "young", "grant", "mark"} & common
+
+
+def test_the_shipped_tool_names_are_allowed_and_hold_no_census_name() -> None:
+    """rules/vocabularies/tool_names.yaml (tools/make_tool_names.py) leaves out the tools named like people."""
+    import names  # type: ignore[import-untyped]
+
+    folder = Path(names.__file__).parent
+    census = {
+        line.split()[0].lower()
+        for list_name in ("dist.male.first", "dist.female.first", "dist.all.last")
+        for line in (folder / list_name).read_text().splitlines()
+        if line.strip()
+    }
+    tools = {
+        term.lower() for term in yaml.safe_load((REPO_RULES / TOOL_NAMES_FILE).read_text("utf-8"))["terms"]
+    }
+    assert {"storybook", "burp suite", "travis ci", "vitest"} <= tools
+    assert not {term for term in tools if " " not in term} & census
+    assert tools <= load_privacy_rules(REPO_RULES).allow_list
+    assert "hugo" not in load_privacy_rules(REPO_RULES).allow_list  # a static site generator, and a name

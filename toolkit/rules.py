@@ -374,6 +374,7 @@ def load_quality_rules(rules_dir: Path | None = None) -> QualityRules:
 PRIVACY_FILE = "privacy.yaml"
 RECOGNIZERS_FILE = "recognizers.yaml"
 ALLOW_LIST_FILE = "vocabularies/allow_list.yaml"
+TOOL_NAMES_FILE = "vocabularies/tool_names.yaml"
 FIRST_NAMES_FILE = "vocabularies/first_names.yaml"
 COMMON_WORDS_FILE = "vocabularies/common_words.yaml"
 ENGLISH_WORDS_FILE = "vocabularies/english_words.yaml"
@@ -617,7 +618,8 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
     allow = _load(rules_dir, ALLOW_LIST_FILE, VocabularyFile)
     terms = _load(rules_dir, TECHNICAL_TERMS_FILE, VocabularyFile)
     languages = _load(rules_dir, SPOKEN_LANGUAGES_FILE, VocabularyFile)
-    words = [t.lower() for t in (*allow.terms, *terms.terms, *languages.terms)]
+    tools = _load(rules_dir, TOOL_NAMES_FILE, VocabularyFile)
+    words = [t.lower() for t in (*allow.terms, *terms.terms, *languages.terms, *tools.terms)]
     allow_list = frozenset(words) | {
         word.replace("-", " ") for word in words
     }  # "deep-learning": "deep learning"

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from tests.conftest import TEST_KEY
 from toolkit.scrub.engine import Span
 from toolkit.scrub.identifiers import RecordIdentifiers, fold_with_offsets
-from toolkit.scrub.text import Seeds, TextScrubber, _sentences, is_allowed
+from toolkit.scrub.text import Seeds, TextScrubber, _sentences, is_allowed, named_by_allowed_words
 from toolkit.text import fold, fold_char
 
 OWN = "Maria Júlia da Mata"
@@ -93,6 +93,54 @@ def test_tokens_depend_on_the_key_and_nothing_else(scrubber: TextScrubber) -> No
 )
 def test_is_allowed(phrase: str, allowed: bool, scrubber: TextScrubber) -> None:
     assert is_allowed(phrase, scrubber.allow_list) is allowed
+
+
+@pytest.mark.parametrize(
+    ("span", "by_allowed_words"),
+    [
+        ("Android de Java", True),  # the articles and prepositions of other languages are no names
+        ("Java ve Hibernate", True),
+        ("RabbitMQ'dan Kafka'ya", True),
+        ("Jira | Scrum", True),
+        ("w Prometheus", True),
+        ("Storybook", True),  # a tool name of rules/vocabularies/tool_names.yaml
+        ("Burp Suite", True),
+        ("Travis CI", True),  # allowed as a phrase ...
+        ("Travis Okonkwo", False),  # ... but 'Travis' alone stays a name
+        ("Hugo", False),  # a tool named like a person is left out of the list
+        ("Rosa de Kafka", False),
+        ("ana lopez", False),  # lower case alone is not explained by allowed words
+        ("Datenbankbetrieb Oracle", False),
+    ],
+)
+def test_named_by_allowed_words(span: str, by_allowed_words: bool, scrubber: TextScrubber) -> None:
+    assert named_by_allowed_words(span, scrubber.allow_list, scrubber.common_words) is by_allowed_words
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Migração do backend de Java para Kotlin, com testes em Storybook.",
+        "Mesajlaşma altyapısı RabbitMQ'dan Kafka'ya taşındı.",  # noqa: RUF001 (Turkish dotless i)
+        "Backlog w Jira, testy w Vitest i monitoring w Prometheus.",
+        "Deployed the services with Travis CI and scanned them with Burp Suite.",
+    ],
+)
+def test_tools_between_words_of_other_languages_survive(sentence: str, scrubber: TextScrubber) -> None:
+    (text,) = _scrub(scrubber, sentence, own="Ada Byron")
+    assert text == sentence
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name"),
+    [
+        ("Paired with Travis Okonkwo on the Kafka consumers.", "Okonkwo"),
+        ("Migração feita com Joaquim de Sousa Baptista em Java.", "Baptista"),
+    ],
+)
+def test_names_beside_tools_are_still_replaced(sentence: str, name: str, scrubber: TextScrubber) -> None:
+    (text,) = _scrub(scrubber, sentence, own="Ada Byron")
+    assert name not in text
 
 
 NAMES = st.sampled_from(["Maria Júlia da Mata", "Kenji Ueda", "Oluwaseun Osei", "Zoë Brontë-Ferreira"])

@@ -63,6 +63,19 @@ def is_allowed(text: str, allow_list: Container[str], everyday: Container[str] =
     return bool(words) and all(word in allow_list or word in everyday for word in words)
 
 
+_ANY_WORD = regex.compile(r"[\p{L}\p{N}][\p{L}\p{N}+#]*")
+
+
+def named_by_allowed_words(text: str, allow_list: Container[str], everyday: Container[str]) -> bool:
+    """`is_allowed`, or every capitalised word is allowed or everyday and the others are in lower case: the
+    articles and prepositions of other languages between tools are no names ('Android de Java', 'Java ve
+    Hibernate', "RabbitMQ'dan Kafka'ya", 'Jira | Scrum'). A span of lower-case words alone is not."""
+    if is_allowed(text, allow_list, everyday):
+        return True
+    capitalised = [word for word in _ANY_WORD.findall(text) if not word.islower()]
+    return bool(capitalised) and all(fold(w) in allow_list or fold(w) in everyday for w in capitalised)
+
+
 class TextScrubber:
     def __init__(
         self,
@@ -230,12 +243,20 @@ class TextScrubber:
             if span.entity not in self.entities or span.score < _MIN_SCORE:
                 continue
             value = text[span.start : span.end]
-            if span.entity == "LOCATION" and is_allowed(value, allow_list):
+            if span.entity == "LOCATION" and named_by_allowed_words(value, allow_list, ()):
                 continue
             # Nobody is named only by everyday words ("and Engineering Manager" after a cue, "Research"),
-            # unless a recognizer is certain from the sentence ("Julia Rust reviewed ...": score 1).
-            certain = span.score >= 1 or _given_name_first(value, self.first_names)
-            if span.entity == "PERSON" and not certain and is_allowed(value, allow_list, self.common_words):
+            # unless a recognizer is certain from the sentence ("Julia Rust reviewed ...": score 1). A
+            # given name before a capitalised word is a person, unless the two are one allowed term
+            # ("Julia Python" is someone, "Travis CI" is not).
+            certain = span.score >= 1 or (
+                _given_name_first(value, self.first_names) and fold(value) not in allow_list
+            )
+            if (
+                span.entity == "PERSON"
+                and not certain
+                and named_by_allowed_words(value, allow_list, self.common_words)
+            ):
                 continue
             kept.append(_with_surname(span, text, allow_list) if span.entity == "PERSON" else span)
         return kept

@@ -28,6 +28,10 @@ CASES = [
     ("times 12:30:45 and 10:15", "IP_ADDRESS", None),
     ("write to josé.müller@bücher.de", "EMAIL_ADDRESS", "josé.müller@bücher.de"),
     ("marta (at) example (dot) pl", "EMAIL_ADDRESS", "marta (at) example (dot) pl"),
+    ("Cra. 12 #40-18, Apto 1203. Call first", "STREET_ADDRESS", "Apto 1203"),
+    ("Wohnung 4, Hinterhaus. Bring cake", "STREET_ADDRESS", "Wohnung 4, Hinterhaus"),
+    ("Piso 4 of the roadmap", "STREET_ADDRESS", "Piso 4"),
+    ("fixtures held NIDA 19850101-23456-00002-11 until v2", "NATIONAL_ID", "19850101-23456-00002-11"),
     ("marta [at] example [dot] com", "EMAIL_ADDRESS", "marta [at] example [dot] com"),
     ("we met at noon", "EMAIL_ADDRESS", None),
     ("Call me on Signal: quietkoala77", "HANDLE", "quietkoala77"),
@@ -164,6 +168,17 @@ NAMES_ONLY = [
     ("based on a sketch by ndlovu-sipho, then merged", "ndlovu-sipho"),
     ("built with low-latency queues", None),
     ("compiled by rate-limiting proxies", None),
+    # lowercase names after credit and authorship cues, a hyphenated given name, single names after 'by'
+    ("she credits tomasz wierzbicki and the lab", "tomasz wierzbicki"),
+    ("an idea from joaquín herrera", "joaquín herrera"),
+    ("reviewed by mei-ling zhou before each release", "mei-ling zhou"),
+    ("co-authored with radek and the reviewers", "radek"),
+    ("follow-up fixes by lindgren and by wanyama.", "wanyama"),
+    ("fixes by hand and by default.", None),
+    ("data from kafka topics", None),
+    # another name of the same person after its cue
+    ("Best Talk (Ilse Marchetti, a.k.a. Marketti)", "Marketti"),
+    ("the scheduler, a.k.a. Kubernetes.", None),
 ]
 
 
@@ -175,6 +190,23 @@ def test_names_only_recognizers(text: str, name: str | None, scrubber: TextScrub
         assert found == []
     else:
         assert name in found
+
+
+@pytest.mark.parametrize(
+    ("text", "account"),
+    [
+        ("Port of tomekz's streaming JSON parser to Rust.", "tomekz"),
+        ("A fork of mirelad's scheduler", "mirelad"),
+        ("Port of python's asyncio to Lua", None),
+        ("Rewrite of kafka's consumer", None),
+    ],
+)
+def test_an_account_before_a_possessive_after_a_copy_cue(
+    text: str, account: str | None, scrubber: TextScrubber
+) -> None:
+    (spans,) = scrubber.engine.recognized([text])
+    found = [text[span.start : span.end] for span in spans if span.entity == "HANDLE"]
+    assert found == ([account] if account else [])
 
 
 ADDRESS_BLOCKS = [

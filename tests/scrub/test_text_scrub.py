@@ -143,6 +143,61 @@ def test_names_beside_tools_are_still_replaced(sentence: str, name: str, scrubbe
     assert name not in text
 
 
+@pytest.mark.parametrize(
+    ("own", "sentence", "form"),
+    [
+        ("Karthikeyan Ramasamy", "Karthi blogs about build caches.", "Karthi"),
+        ("Wulandari", "Wulan, as the team calls her, runs the meet-up.", "Wulan"),
+        ("Rashmi Venkataraman", "Friends know her as rv1991 on the forums.", "rv1991"),
+        ("Rashmi Venkataraman", "She posts as venkat77 there.", "venkat77"),
+    ],
+)
+def test_clipped_forms_of_the_own_name_are_replaced_as_whole_tokens(
+    own: str, sentence: str, form: str, scrubber: TextScrubber
+) -> None:
+    (text,) = _scrub(scrubber, sentence, own=own)
+    assert form not in text
+
+
+@pytest.mark.parametrize(
+    ("own", "sentence"),
+    [
+        ("Maximilian Kowalczyk", "Her maxim: measure first."),  # an English word
+        ("Rashmi Venkataraman", "The rv of the run and the RV unit."),  # initials without digits
+        ("Rustam Karimov", "Rust services on Kubernetes."),  # an allowed word
+    ],
+)
+def test_clipped_forms_spare_ordinary_words(own: str, sentence: str, scrubber: TextScrubber) -> None:
+    (text,) = _scrub(scrubber, sentence, own=own)
+    assert text == sentence
+
+
+def test_the_words_of_a_lowercase_name_found_once_are_replaced_in_the_record(scrubber: TextScrubber) -> None:
+    texts = _scrub(
+        scrubber, "The parser was co-authored with pooja ramanathan.", "Later fixes came from pooja."
+    )
+    assert "pooja" not in " ".join(texts)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "listed", "kept"),
+    [
+        ("Built the cache together with Ada and Sirli.", "Sirli", None),
+        ("Hired Ada, Oskar and Liis in the first year.", "Liis", None),
+        ("Shipped it with Ada and Kubernetes.", None, "Kubernetes"),
+    ],
+)
+def test_a_name_listed_after_a_person_is_a_person(
+    sentence: str, listed: str | None, kept: str | None, scrubber: TextScrubber
+) -> None:
+    (text,) = _scrub(scrubber, sentence, own="Ada Byron")
+    assert "Ada" not in text
+    if listed:
+        assert listed not in text
+    if kept:
+        assert kept in text
+
+
 NAMES = st.sampled_from(["Maria Júlia da Mata", "Kenji Ueda", "Oluwaseun Osei", "Zoë Brontë-Ferreira"])
 FILLER = st.sampled_from(["works on XLA.", "shipped Kafka pipelines", "in Lisbon", "", "with GPUs"])
 

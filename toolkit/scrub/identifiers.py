@@ -46,6 +46,9 @@ _MIN_TOKEN = 2
 _MIN_DERIVED = 5
 _MIN_INSIDE_PART = 4
 _MIN_INITIALS = 3
+_MIN_CLIPPED_WORD = 6
+"""A name word is clipped ('karthi' of 'Karthikeyan') only when it has this many letters or more."""
+_CLIPPED_TOKEN = regex.compile(r"(\p{L}+)(\p{N}*)")
 _GLUED = r"\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}"
 _WORD = regex.compile(rf"[^\W_{_GLUED}]+|[{_GLUED}]+")
 """Words; a change from a script without spaces to another is a word boundary ('とChoi')."""
@@ -119,6 +122,11 @@ class RecordIdentifiers:
     initials: dict[str, Identity] = field(default_factory=dict)
     """The initials of a name of three words or more -> their person, found as a whole token or before a
     digit or separator ('mlhv87', 'mlhv-lab')."""
+    clipped: dict[str, Identity] = field(default_factory=dict)
+    """The own name's long words clipped to four letters or more ('karthi' of Karthikeyan, 'wulan' of
+    Wulandari), and the two initials of a two-word name ('rv'): found only as a whole token, digits after
+    it allowed ('Karthi', 'wulan92'; the initials only with two to four digits: 'rv1991'), never when the
+    token is an English or ordinary word ('maxim' of Maximilian is no one)."""
     sounds: dict[str, Identity] = field(default_factory=dict)
     """Consonant skeletons of the own name's long words -> the person: another transliteration of the
     name ('Zhuravlev' for 'Zhuravlyov'), alone or as a part of a handle ('alexey-zhuravlev')."""
@@ -156,6 +164,12 @@ class RecordIdentifiers:
             self.initials.setdefault(letters, identity)
         for sound in sounds(clean):
             self.sounds.setdefault(sound, identity)
+        for word in names:
+            long_word = compact(word)
+            for size in range(_MIN_INSIDE_PART, len(long_word) if len(long_word) >= _MIN_CLIPPED_WORD else 0):
+                self.clipped.setdefault(long_word[:size], identity)
+        if len(names) == 2 and not glued_script(clean):
+            self.clipped.setdefault(compact(names[0])[:1] + compact(names[1])[:1], identity)
         if len(names) >= 2:
             first, last = names[0], names[-1]
             surname = " ".join(words[words.index(first) + 1 :])
@@ -190,12 +204,18 @@ class RecordIdentifiers:
         words = clean.split()
         for surname in _particle_surname(words):
             self._add(surname, identity)
+        # A name found written in lower case ('co-authored with pooja iyer') brings its words that are no
+        # English or ordinary word along, in any case ('pooja' alone elsewhere in the record).
+        lowercase = clean.islower()
         for word in words:
             folded = fold(word)
             short = len(word) <= _MIN_TOKEN and (word.isascii() or folded in self.everyday)
-            if (word[:1].isupper() or any_case) and word.lower() not in PARTICLES and not short:
+            if (word[:1].isupper() or any_case or lowercase) and word.lower() not in PARTICLES and not short:
                 ordinary = not self.english or folded in self.english or self._ordinary(folded)
-                self._add(word, identity, capitalised=not any_case and (ordinary or len(folded) < 4))
+                weak = ordinary or len(folded) < 4
+                if lowercase and not any_case and weak:
+                    continue
+                self._add(word, identity, capitalised=not any_case and not lowercase and weak)
 
     def add_found(self, entity: str, text: str) -> None:
         """A value a recognizer found in the record; contacts bring their recognisable parts along."""
@@ -250,7 +270,7 @@ class RecordIdentifiers:
 
     def index(self) -> WordIndex | None:
         """The variants as sequences of words, for `find`; None when there are none."""
-        if not (self.variants or self.inside or self.glued or self.initials or self.sounds):
+        if not (self.variants or self.inside or self.glued or self.initials or self.sounds or self.clipped):
             return None
         sequences: dict[tuple[str, ...], tuple[Identity, bool]] = {}
         for variant, identity in self.variants.items():
@@ -292,7 +312,7 @@ class RecordIdentifiers:
                     position += size - 1
                     break
             position += 1
-        if index.inside is not None or index.initials is not None or self.sounds:
+        if index.inside is not None or index.initials is not None or self.sounds or self.clipped:
             found += self._found_inside(text, folded, origin, index)
         if index.glued is not None:
             for match in index.glued.finditer(folded):
@@ -328,6 +348,8 @@ class RecordIdentifiers:
                 person = self.initials[lead.group(1)]
             if person is None and self.sounds:
                 person = self._sounds_like(written)
+            if person is None and self.clipped:
+                person = self._clipped(squeezed)
             if person is None:
                 continue
             start, end = token.start(), token.start() + len(written)
@@ -336,6 +358,18 @@ class RecordIdentifiers:
             exact = form is not None and squeezed == form
             found.append((start, end, person if exact else Identity("HANDLE", squeezed)))
         return found
+
+    def _clipped(self, squeezed: str) -> Identity | None:
+        """The person whose clipped name word or initials the whole token is ('karthi', 'rv1991')."""
+        shape = _CLIPPED_TOKEN.fullmatch(squeezed)
+        if shape is None:
+            return None
+        letters, digits = shape.groups()
+        if len(letters) < _MIN_INSIDE_PART and not 2 <= len(digits) <= 4:
+            return None
+        if letters in self.english or self._ordinary(letters):
+            return None
+        return self.clipped.get(letters)
 
     def _sounds_like(self, token: str) -> Identity | None:
         """The person whose name a part of the token transliterates ('zhuravlev' for 'Zhuravlyov')."""

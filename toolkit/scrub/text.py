@@ -293,6 +293,8 @@ class TextScrubber:
         merged = _merge(candidates, text)
         if not merged:
             return original
+        ordinary = Lexicon(identifiers.allow_list, self.common_words)
+        merged = _with_listed_names(merged, text, ordinary, self.engine.english)
         tokens: dict[str, str] = {}
         for start, end, entity in merged:
             value = text[start:end]
@@ -411,6 +413,31 @@ def _with_next_names(
     if entity == "PERSON" and " " not in text[start:end]:
         end = _with_surname(Span(entity, start, end, 1.0), text, allow_list).end
     return (start, end, entity, 1)
+
+
+_LISTED_NAME = regex.compile(
+    r"(?:,[^\S\n\r]*|[^\S\n\r]+(?:and|&)[^\S\n\r]+)(\p{Lu}\p{Ll}+)(?=[^\S\n\r]*(?:[,.;:)]|and\b|&|$))"
+)
+"""The next name of a list after a person: ', Sirli' or ' and Sirli', ending the list or followed by more."""
+
+
+def _with_listed_names(
+    merged: list[tuple[int, int, str]], text: str, ordinary: Lexicon, english: Container[str]
+) -> list[tuple[int, int, str]]:
+    """A capitalised word listed right after a person ('with <Rasmus> and Sirli.', 'hired <Ana>, Oskar and
+    Liis') is a person too, unless it is an allowed, everyday or English word ('with Ana and Kubernetes')."""
+    spans = list(merged)
+    index = 0
+    while index < len(spans):
+        _, end, entity = spans[index]
+        following = spans[index + 1][0] if index + 1 < len(spans) else len(text)
+        match = _LISTED_NAME.match(text, end) if entity == "PERSON" else None
+        if match and match.end(1) <= following:
+            word = fold(match.group(1))
+            if word not in ordinary and word not in english:
+                spans.insert(index + 1, (match.start(1), match.end(1), "PERSON"))
+        index += 1
+    return spans
 
 
 _SPACES = re.compile(r" +")

@@ -132,8 +132,24 @@ def test_tools_between_words_of_other_languages_survive(sentence: str, scrubber:
 
 
 @pytest.mark.parametrize(
+    "sentence",
+    [
+        "Network forensics with Wireshark and Zeekrion.",
+        "Alerts in Grafana, Oxlade and Python.",
+        "Tests documentés dans Jira puis Zephyron.",
+        "Dashboards in Tableau and Verrano.",
+    ],
+)
+def test_a_word_listed_with_tools_is_a_tool(sentence: str, scrubber: TextScrubber) -> None:
+    (text,) = _scrub(scrubber, sentence, own="Ada Byron")
+    assert "<PERSON" not in text
+    assert "<LOCATION" not in text
+
+
+@pytest.mark.parametrize(
     ("sentence", "name"),
     [
+        ("Kafka and Marzieh's benchmarks", "Marzieh"),  # a possessive keeps it a name
         ("Paired with Travis Okonkwo on the Kafka consumers.", "Okonkwo"),
         ("Migração feita com Joaquim de Sousa Baptista em Java.", "Baptista"),
     ],

@@ -63,6 +63,14 @@ def is_allowed(text: str, allow_list: Container[str], everyday: Container[str] =
     return bool(words) and all(word in allow_list or word in everyday for word in words)
 
 
+_ONE_WORD = regex.compile(r"\p{Lu}[\p{L}\p{N}]+")
+_LIST_JOINER = (
+    r"(?:,[^\S\n\r]*|[^\S\n\r]+"
+    r"(?:and|or|&|e|i|y|und|oder|et|ou|ve|veya|oraz|och|og|en|o|puis|then)[^\S\n\r]+)"
+)
+"""What joins the items of a list, in several languages: ', ', ' and ', ' und ', ' puis '."""
+_TOOL_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(\p{L}[\p{L}\p{N}+#]*)" + _LIST_JOINER + r"\Z")
+_TOOL_AFTER = regex.compile(_LIST_JOINER + r"(\p{L}[\p{L}\p{N}+#]*)(?![\p{L}\p{N}])")
 _ANY_WORD = regex.compile(r"[\p{L}\p{N}][\p{L}\p{N}+#]*")
 
 
@@ -258,8 +266,27 @@ class TextScrubber:
                 and named_by_allowed_words(value, allow_list, self.common_words)
             ):
                 continue
+            if not certain and value not in self.first_names and self._among_tools(span, text, allow_list):
+                continue
             kept.append(_with_surname(span, text, allow_list) if span.entity == "PERSON" else span)
         return kept
+
+    def _among_tools(self, span: Span, text: str, allow_list: Container[str]) -> bool:
+        """A single word listed with a tool ('Wireshark and Zeek', 'Splunk, Sigma', 'Excel puis Zephyr')
+        is a tool too, not a person or a place: its neighbour in the list is an allowed word that is not
+        an everyday one. A possessive after it ('Kafka and Marzieh's benchmarks') keeps it a name."""
+        value = text[span.start : span.end]
+        if not _ONE_WORD.fullmatch(value) or text.startswith(("'s", "\u2019s"), span.end):
+            return False
+        before = _TOOL_BEFORE.search(text, 0, span.start)
+        after = _TOOL_AFTER.match(text, span.end)
+        return any(
+            match is not None
+            and len(word := fold(match.group(1))) >= 2
+            and word in allow_list
+            and word not in self.common_words
+            for match in (before, after)
+        )
 
     def _replace(
         self,

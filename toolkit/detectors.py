@@ -79,10 +79,11 @@ _YEAR = regex.compile(r"(?:19[5-9]\d|20[0-4]\d)")
 
 
 def digit_run_ok(candidate: str) -> bool:
-    """8 to 15 digits that are not years ('2019 - 2021'), a date ('2019-03-14', '03/2019 - 06/2021') or a
-    number written in thousands ('10 000 000'): a phone, an account or an identity number."""
+    """8 to 24 digits (a Mexican CLABE has 18, an Argentine CBU 22, a Russian account 20) that are not years
+    ('2019 - 2021'), a date ('2019-03-14', '03/2019 - 06/2021') or a number written in thousands
+    ('10 000 000'): a phone, an account or an identity number."""
     digits = [char for char in candidate if char.isdigit()]
-    if not 8 <= len(digits) <= 15:
+    if not 8 <= len(digits) <= 24:
         return False
     groups = regex.findall(r"\d+", candidate)
     if all(len(group) == 4 and _YEAR.fullmatch(group) for group in groups):

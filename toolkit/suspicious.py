@@ -4,7 +4,7 @@ is still caught before release.
 
 Each shape is a candidate pattern and, where a pattern alone would flag ordinary text, a test of the
 candidate: an e-mail in any script or spelled out ('marta (at) host'), a URL or a domain with a path, a
-code-host or social profile, an @handle, a phone (8 to 15 digits with separators, or 6 after a phone cue;
+code-host or social profile, an @handle, a phone (8 to 24 digits with separators, or 6 after a phone cue;
 year ranges and dates excepted), an IPv4 or IPv6 address, a card number (Luhn), an IBAN (mod 97), a street
 address (a number beside a street word in any of several languages, a PO box, a flat or unit number), an
 identity number (after its name, or shaped as a US SSN or a Nordic date-based number), a date after a

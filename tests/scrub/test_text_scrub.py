@@ -200,9 +200,11 @@ def test_the_words_of_a_lowercase_name_found_once_are_replaced_in_the_record(scr
         ("Built the cache together with Ada and Sirli.", "Sirli", None),
         ("Hired Ada, Oskar and Liis in the first year.", "Liis", None),
         ("Shipped it with Ada and Kubernetes.", None, "Kubernetes"),
+        ("Works daily with Sorin and Ada on the dispatch squad.", "Sorin", None),
+        ("Works daily with Kafka and Ada on the dispatch squad.", None, "Kafka"),
     ],
 )
-def test_a_name_listed_after_a_person_is_a_person(
+def test_a_name_listed_beside_a_person_is_a_person(
     sentence: str, listed: str | None, kept: str | None, scrubber: TextScrubber
 ) -> None:
     (text,) = _scrub(scrubber, sentence, own="Ada Byron")

@@ -11,17 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pandera.polars as pa
 import polars as pl
-from pandera.api.polars.types import PolarsData
-from pandera.config import ValidationDepth, config_context
-from pandera.errors import SchemaErrors
 
 from toolkit.errors import ToolkitError
 from toolkit.model import TABLE_SCHEMAS
 from toolkit.quality.checks import CheckPlan, Tables, plan
 from toolkit.rules import QualityRule
+
+if TYPE_CHECKING:  # pandera (and pandas under it) loads only where a check runs: not in the job's driver
+    import pandera.polars as pa
+    from pandera.api.polars.types import PolarsData
 
 
 @dataclass(frozen=True)
@@ -42,12 +43,17 @@ class RuleFailures:
 
 
 def _contract_schema(table: str) -> pa.DataFrameSchema:
+    import pandera.polars as pa
+
     columns = {name: pa.Column(dtype, nullable=True) for name, dtype in TABLE_SCHEMAS[table].items()}
     return pa.DataFrameSchema(columns, name=table)
 
 
 def check_contract(table: str, frame: pl.DataFrame) -> ContractBreach | None:
     """Columns and dtypes of `frame` against the data contract."""
+    from pandera.config import ValidationDepth, config_context
+    from pandera.errors import SchemaErrors
+
     with config_context(validation_depth=ValidationDepth.SCHEMA_ONLY):
         try:
             _contract_schema(table).validate(frame, lazy=True)
@@ -62,6 +68,8 @@ def check_contract(table: str, frame: pl.DataFrame) -> ContractBreach | None:
 
 
 def _pandera_check(rule: QualityRule, check_plan: CheckPlan) -> pa.Check:
+    import pandera.polars as pa
+
     def passes(data: PolarsData) -> pl.LazyFrame:
         return data.lazyframe.select(check_plan.passes.alias("passes"))
 
@@ -72,6 +80,10 @@ def run_rules(
     table: str, frame: pl.DataFrame, rules: Sequence[QualityRule], tables: Tables
 ) -> list[RuleFailures]:
     """Every rule of `table` over `frame`, all failures collected; one entry per rule, failing or not."""
+    import pandera.polars as pa
+    from pandera.config import ValidationDepth, config_context
+    from pandera.errors import SchemaErrors
+
     plans = {rule.id: (rule, plan(rule, tables)) for rule in rules}
     if not plans:
         return []

@@ -74,14 +74,51 @@ _TOOL_AFTER = regex.compile(_LIST_JOINER + r"(\p{L}[\p{L}\p{N}+#]*)(?![\p{L}\p{N
 _ANY_WORD = regex.compile(r"[\p{L}\p{N}][\p{L}\p{N}+#]*")
 
 
-def named_by_allowed_words(text: str, allow_list: Container[str], everyday: Container[str]) -> bool:
+def named_by_allowed_words(
+    text: str,
+    allow_list: Container[str],
+    everyday: Container[str],
+    given_names: Container[str] | None = None,
+) -> bool:
     """`is_allowed`, or every capitalised word is allowed or everyday and the others are in lower case: the
     articles and prepositions of other languages between tools are no names ('Android de Java', 'Java ve
-    Hibernate', "RabbitMQ'dan Kafka'ya", 'Jira | Scrum'). A span of lower-case words alone is not."""
+    Hibernate', "RabbitMQ'dan Kafka'ya", 'Jira | Scrum'). A span of lower-case words alone is not. Numbers
+    are no words of a name ('Java 8', 'ISO 27001'). With `given_names`, a word written as software is
+    (`written_as_software`: 'PySpark', 'SAP MM', 'STM32')."""
     if is_allowed(text, allow_list, everyday):
         return True
-    capitalised = [word for word in _ANY_WORD.findall(text) if not word.islower()]
-    return bool(capitalised) and all(fold(w) in allow_list or fold(w) in everyday for w in capitalised)
+    capitalised = [word for word in _ANY_WORD.findall(text) if not word.islower() and not word.isdigit()]
+    return bool(capitalised) and all(
+        fold(w) in allow_list
+        or fold(w) in everyday
+        or (given_names is not None and written_as_software(w, given_names))
+        for w in capitalised
+    )
+
+
+_NAME_PREFIXES = frozenset(
+    {"mc", "mac", "de", "di", "da", "du", "la", "le", "lo", "van", "von", "fitz", "st", "o"}
+)
+_CAMEL_HUMP = regex.compile(r"\p{Ll}(?=\p{Lu})")
+_LEADING_CAPITALS = regex.compile(r"\p{Lu}{2,}\p{Ll}")
+_NO_VOWEL_ACRONYM = regex.compile(r"[B-DF-HJ-NP-TV-XZ]{2,5}")
+_CAPITALS_AND_DIGITS = regex.compile(r"(?=[A-Z]*\d)(?=\d*[A-Z]{2})[A-Z\d]{3,8}|[A-Z]\d{1,3}")
+
+
+def written_as_software(word: str, given_names: Container[str]) -> bool:
+    """A word spelt the way software is named and people are not: a capital inside it after a small letter
+    ('PySpark', 'WebDriver', 'FortiGate', 'mbedTLS'), unless what comes before is a name prefix or a given
+    name ('McKenzie', 'DaVinci', 'MartaK'); two capitals before small letters ('RSpec'); capitals without a
+    vowel ('MM', 'DSS', 'QML'); capitals with digits ('STM32', 'EC2', 'S3')."""
+    hump = _CAMEL_HUMP.search(word)
+    if hump is not None:
+        before = word[: hump.end()]
+        return before.lower() not in _NAME_PREFIXES and before.title() not in given_names
+    return bool(
+        _LEADING_CAPITALS.match(word)
+        or _NO_VOWEL_ACRONYM.fullmatch(word)
+        or _CAPITALS_AND_DIGITS.fullmatch(word)
+    )
 
 
 class TextScrubber:
@@ -251,7 +288,7 @@ class TextScrubber:
             if span.entity not in self.entities or span.score < _MIN_SCORE:
                 continue
             value = text[span.start : span.end]
-            if span.entity == "LOCATION" and named_by_allowed_words(value, allow_list, ()):
+            if span.entity == "LOCATION" and named_by_allowed_words(value, allow_list, (), self.first_names):
                 continue
             # Nobody is named only by everyday words ("and Engineering Manager" after a cue, "Research"),
             # unless a recognizer is certain from the sentence ("Julia Rust reviewed ...": score 1). A
@@ -263,7 +300,7 @@ class TextScrubber:
             if (
                 span.entity == "PERSON"
                 and not certain
-                and named_by_allowed_words(value, allow_list, self.common_words)
+                and named_by_allowed_words(value, allow_list, self.common_words, self.first_names)
             ):
                 continue
             if (
@@ -452,25 +489,40 @@ _LISTED_NAME = regex.compile(
     r"(?:,[^\S\n\r]*|[^\S\n\r]+(?:and|&)[^\S\n\r]+)(\p{Lu}\p{Ll}+)(?=[^\S\n\r]*(?:[,.;:)]|and\b|&|$))"
 )
 """The next name of a list after a person: ', Sirli' or ' and Sirli', ending the list or followed by more."""
+_NAME_LISTED_BEFORE = regex.compile(
+    r"(?:\b(?:with|and|to|by|from|thanks)[^\S\n\r]+|,[^\S\n\r]*)(\p{Lu}\p{Ll}+)"
+    r"(?:,[^\S\n\r]*|[^\S\n\r]+(?:and|&)[^\S\n\r]+)\Z"
+)
+"""A name listed right before a person after a list's cue: 'with Sorin and ', ', Oskar, '."""
 
 
 def _with_listed_names(
     merged: list[tuple[int, int, str]], text: str, ordinary: Lexicon, english: Container[str]
 ) -> list[tuple[int, int, str]]:
     """A capitalised word listed right after a person ('with <Rasmus> and Sirli.', 'hired <Ana>, Oskar and
-    Liis') is a person too, unless it is an allowed, everyday or English word ('with Ana and Kubernetes')."""
+    Liis') or right before one ('with Sorin and <Anca>') is a person too, unless it is an allowed, everyday
+    or English word ('with Ana and Kubernetes')."""
     spans = list(merged)
     index = 0
     while index < len(spans):
-        _, end, entity = spans[index]
-        following = spans[index + 1][0] if index + 1 < len(spans) else len(text)
-        match = _LISTED_NAME.match(text, end) if entity == "PERSON" else None
-        if match and match.end(1) <= following:
-            word = fold(match.group(1))
-            if word not in ordinary and word not in english:
-                spans.insert(index + 1, (match.start(1), match.end(1), "PERSON"))
+        start, end, entity = spans[index]
+        if entity == "PERSON":
+            previous = spans[index - 1][1] if index else 0
+            before = _NAME_LISTED_BEFORE.search(text, max(previous, start - 80), start)
+            if before and before.start(1) >= previous and _is_name_word(before.group(1), ordinary, english):
+                spans.insert(index, (before.start(1), before.end(1), "PERSON"))
+                continue  # the word inserted may follow another listed name
+            following = spans[index + 1][0] if index + 1 < len(spans) else len(text)
+            after = _LISTED_NAME.match(text, end)
+            if after and after.end(1) <= following and _is_name_word(after.group(1), ordinary, english):
+                spans.insert(index + 1, (after.start(1), after.end(1), "PERSON"))
         index += 1
     return spans
+
+
+def _is_name_word(word: str, ordinary: Lexicon, english: Container[str]) -> bool:
+    folded = fold(word)
+    return folded not in ordinary and folded not in english
 
 
 _SPACES = re.compile(r" +")

@@ -35,6 +35,7 @@ CASES = [
     ("SSN 555-48-1290, driver licence CA D5551234.", "NATIONAL_ID", "CA D5551234"),
     ("ИИН 920415555123, дата рождения", "NATIONAL_ID", "920415555123"),
     ("Koramangala, Bengaluru 560095.", "STREET_ADDRESS", "Bengaluru 560095"),
+    ("write to Private Bag E891, Lusaka", "STREET_ADDRESS", "Private Bag E891"),
     ("account 40817810099910004312 at the bank", "NATIONAL_ID", "40817810099910004312"),  # 20 digits
     ("WhatsApp +57 310 555 4821, C.C. 1.036.654.321 (for", "NATIONAL_ID", "1.036.654.321"),
     ("release 2019 - 2021, build 3.2.1", "NATIONAL_ID", None),

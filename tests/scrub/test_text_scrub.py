@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 from tests.conftest import TEST_KEY
 from toolkit.scrub.engine import Span
 from toolkit.scrub.identifiers import RecordIdentifiers, fold_with_offsets
-from toolkit.scrub.text import Seeds, TextScrubber, _sentences, is_allowed, named_by_allowed_words
+from toolkit.scrub.text import (
+    Seeds,
+    TextScrubber,
+    _sentences,
+    is_allowed,
+    named_by_allowed_words,
+    written_as_software,
+)
 from toolkit.text import fold, fold_char
 
 OWN = "Maria Júlia da Mata"
@@ -115,6 +122,53 @@ def test_is_allowed(phrase: str, allowed: bool, scrubber: TextScrubber) -> None:
 )
 def test_named_by_allowed_words(span: str, by_allowed_words: bool, scrubber: TextScrubber) -> None:
     assert named_by_allowed_words(span, scrubber.allow_list, scrubber.common_words) is by_allowed_words
+
+
+@pytest.mark.parametrize(
+    ("word", "software"),
+    [
+        ("PySpark", True),  # a capital after a small letter
+        ("WebDriver", True),
+        ("mbedTLS", True),
+        ("RSpec", True),  # two capitals before small letters
+        ("MM", True),  # capitals without a vowel ('SAP MM')
+        ("QML", True),
+        ("STM32", True),  # capitals with digits
+        ("EC2", True),
+        ("E891", False),  # one capital with digits: a box or a flat ('Private Bag E891')
+        ("McKenzie", False),  # a name prefix before the capital
+        ("DeShawn", False),
+        ("MacLeod", False),
+        ("MartaK", False),  # a given name before it: a handle made of a name
+        ("O'Brien", False),
+        ("WANG", False),  # a name in capitals has vowels
+        ("LI", False),
+        ("Kowalczyk2024", False),  # a capitalised word with digits may be someone's handle
+        ("Rust", False),
+    ],
+)
+def test_written_as_software(word: str, software: bool) -> None:
+    assert written_as_software(word, frozenset({"Marta", "Ada"})) is software
+
+
+@pytest.mark.parametrize(
+    ("span", "by_allowed_words"),
+    [
+        ("SAP MM", True),
+        ("Java 8", True),  # a number is no word of a name
+        ("PySpark", True),
+        ("Amazon EKS", False),  # capitals with a vowel may be a surname ('Julia WANG')
+        ("Ada WANG", False),
+        ("MartaK", False),
+    ],
+)
+def test_named_by_allowed_or_software_words(
+    span: str, by_allowed_words: bool, scrubber: TextScrubber
+) -> None:
+    assert (
+        named_by_allowed_words(span, scrubber.allow_list, scrubber.common_words, scrubber.first_names)
+        is by_allowed_words
+    )
 
 
 @pytest.mark.parametrize(

@@ -102,14 +102,14 @@ _NAME_PREFIXES = frozenset(
 _CAMEL_HUMP = regex.compile(r"\p{Ll}(?=\p{Lu})")
 _LEADING_CAPITALS = regex.compile(r"\p{Lu}{2,}\p{Ll}")
 _NO_VOWEL_ACRONYM = regex.compile(r"[B-DF-HJ-NP-TV-XZ]{2,5}")
-_CAPITALS_AND_DIGITS = regex.compile(r"(?=[A-Z]*\d)(?=\d*[A-Z]{2})[A-Z\d]{3,8}|[A-Z]\d{1,3}")
+_CAPITALS_AND_DIGITS = regex.compile(r"(?=[A-Z]*\d)(?=\d*[A-Z]{2})[A-Z\d]{3,8}")
 
 
 def written_as_software(word: str, given_names: Container[str]) -> bool:
     """A word spelt the way software is named and people are not: a capital inside it after a small letter
     ('PySpark', 'WebDriver', 'FortiGate', 'mbedTLS'), unless what comes before is a name prefix or a given
     name ('McKenzie', 'DaVinci', 'MartaK'); two capitals before small letters ('RSpec'); capitals without a
-    vowel ('MM', 'DSS', 'QML'); capitals with digits ('STM32', 'EC2', 'S3')."""
+    vowel ('MM', 'DSS', 'QML'); two capitals or more with digits ('STM32', 'EC2'; not 'E891', a box)."""
     hump = _CAMEL_HUMP.search(word)
     if hump is not None:
         before = word[: hump.end()]

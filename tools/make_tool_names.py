@@ -6,7 +6,7 @@ Sources, three maintained lists as their npm packages ship them:
   brands, most of them developer tools: `package/data/simple-icons.json`;
 - the names and alternative names of Devicon (MIT, https://devicon.dev), about 580 programming tools:
   `package/devicon.json`;
-- the names and aliases of the languages GitHub Linguist knows (MIT), about 830 programming, markup, data
+- the names of the languages GitHub Linguist knows (MIT), about 830 programming, markup, data
   and prose languages: the folder `package/data/` of `linguist-languages`.
 
     npm pack simple-icons@16.37.0 devicon@2.17.0 linguist-languages@9.5.0   # then unpack each
@@ -86,11 +86,12 @@ _JS_STRING = re.compile(r"'((?:[^'\\]|\\.)*)'")
 
 
 def linguist(folder: Path) -> list[str]:
-    """The `name` and `aliases` of each `data/<language>.js` of linguist-languages (plain object literals)."""
+    """The `name` of each `data/<language>.js` of linguist-languages (plain object literals); not its
+    `aliases`, lower-case ids of code fences that are often words or names ('igor' of IGOR Pro)."""
     names: list[str] = []
     for module in sorted(folder.glob("*.js")):
         for line in module.read_text(encoding="utf-8").splitlines():
-            if line.startswith(("  name:", "  aliases:")):
+            if line.startswith("  name:"):
                 names += [value.replace("\\'", "'") for value in _JS_STRING.findall(line)]
     return names
 

@@ -350,3 +350,18 @@ def test_phrases_are_distinct_when_no_person_is_in_two_parts(
         frame = pl.DataFrame({"profile_id": ids, "phrase": list(range(len(ids)))})
         frame.write_parquet(tmp_path / "phrases" / f"part-{number:06d}.parquet")
     assert driver._ids_in_several_batches(tmp_path, "phrases").is_empty() is distinct
+
+
+def test_the_driver_loads_neither_pandera_nor_the_nlp_stack() -> None:
+    """Validation and scrubbing run in the workers; the driver's memory is held through the whole job, so
+    it imports what it needs only (pandera and pandas alone are about 60 MiB)."""
+    code = (
+        "import sys\n"
+        "from toolkit import driver, pipeline\n"
+        "from toolkit.kernels import released_schema\n"
+        "rules = pipeline.job_rules()\n"
+        "released_schema(rules.privacy)\n"
+        "print(sorted(m for m in ('pandera', 'pandas', 'spacy', 'presidio_analyzer') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

@@ -28,6 +28,7 @@ import os
 import shutil
 import signal
 import sys
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -211,9 +212,11 @@ def _process_task(task: tuple[int, dict[str, pl.Series]]) -> tuple[int, BatchSta
     names_file = state.staging / "names.parquet"
     if names_file not in _NAMES:
         _NAMES.clear()
-        digests = pl.read_parquet(names_file).get_column("digest").to_list()
+        digests: array[int] = array("Q")
+        for chunk in pl.read_parquet(names_file).iter_slices(1 << 16):
+            digests.extend(chunk.get_column("digest").to_list())  # sorted and distinct: see _names_pass
         firsts = pl.read_parquet(names_file.with_name("first_words.parquet")).get_column("first").to_list()
-        _NAMES[names_file] = NameIndex(frozenset(digests), frozenset(firsts))
+        _NAMES[names_file] = NameIndex(digests, frozenset(firsts))
     context = BatchContext(names=_NAMES[names_file], repeated=repeated)
     quality, privacy = state.rules.quality, state.rules.privacy
     assert quality is not None, "a parse-only job processes no batch"
@@ -450,17 +453,19 @@ def _batch_size(count: int, workers: int, settings: JobSettings) -> int:
 
 
 def _names_pass(parsed: Path) -> None:
-    """Every whole name of the dataset (profiles' names and supervisors) as digests, for verification.
-    Read part by part, so only the digests (eight bytes a name) are ever held for the whole dataset."""
-    digests: set[int] = set()
+    """Every whole name of the dataset (profiles' names and supervisors) as digests, for verification,
+    sorted and distinct. Read part by part, so only the digests (eight bytes a name) are ever held for the
+    whole dataset."""
+    parts: list[pl.Series] = []
     firsts: set[str] = set()
     for table, column in (("profiles", "name"), ("experience", "supervisor")):
         for part in sorted((parsed / table).glob("part-*.parquet")):
             names = pl.read_parquet(part, columns=[column]).get_column(column).drop_nulls().unique()
             index = NameIndex.of(names)
-            digests |= index.digests
+            parts.append(pl.Series("digest", index.digests, dtype=pl.UInt64))
             firsts |= index.firsts
-    frame = pl.DataFrame({"digest": sorted(digests)}, schema={"digest": pl.UInt64})
+    digests = pl.concat(parts) if parts else pl.Series("digest", [], dtype=pl.UInt64)
+    frame = digests.unique().sort().to_frame()
     _write_part(frame, parsed.parent / "names.parquet")
     _write_part(
         pl.DataFrame({"first": sorted(firsts)}, schema={"first": pl.String}),

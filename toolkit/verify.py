@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import hashlib
 import re
+from array import array
+from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -106,20 +108,30 @@ def name_words(name: str) -> list[str]:
     return [word for word in _WORDS.findall(fold(name)) if word not in _TITLES]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class NameIndex:
     """The whole names (two words or more, folded, on their first `LONGEST_NAME` words) of every person
-    and every supervisor in a dataset, held as stable 64-bit digests (eight bytes a name, the same in
-    every process), with the set of their first words to skip text quickly. Built once, before
-    scrubbing, by the driver's dataset-wide pass; the same for every batch."""
+    and every supervisor in a dataset, held as stable 64-bit digests (the same in every process) in one
+    sorted array, eight bytes a name, with the set of their first words to skip text quickly. Built once,
+    before scrubbing, by the driver's dataset-wide pass; the same for every batch."""
 
-    digests: frozenset[int] = frozenset()
+    digests: array[int] = field(default_factory=lambda: array("Q"))
+    """Sorted, without repeats."""
     firsts: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, names: Iterable[str]) -> NameIndex:
         keys = [words[:LONGEST_NAME] for name in names if len(words := name_words(name)) >= 2]
-        return cls(frozenset(map(_digest, keys)), frozenset(words[0] for words in keys))
+        return cls.from_digests(map(_digest, keys), (words[0] for words in keys))
+
+    @classmethod
+    def from_digests(cls, digests: Iterable[int], firsts: Iterable[str]) -> NameIndex:
+        """From digests in any order, with repeats."""
+        return cls(array("Q", sorted(set(digests))), frozenset(firsts))
+
+    def __contains__(self, digest: int) -> bool:
+        at = bisect_left(self.digests, digest)
+        return at < len(self.digests) and self.digests[at] == digest
 
     def found_in(self, words: list[str]) -> bool:
         if not self.digests:
@@ -128,7 +140,7 @@ class NameIndex:
             if words[start] not in self.firsts:
                 continue
             for size in range(2, min(LONGEST_NAME, len(words) - start) + 1):
-                if _digest(words[start : start + size]) in self.digests:
+                if _digest(words[start : start + size]) in self:
                     return True
         return False
 

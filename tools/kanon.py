@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Hashable
@@ -80,7 +81,8 @@ def score(release: Path, rules: Path) -> dict[str, dict[str, float]]:
             "smallest_k": min(sizes, default=0),
             "below_target": round(sum(size < k for size in sizes) / count, 4),
             "unique": round(sum(size == 1 for size in sizes) / count, 4),
-            "prosecutor_risk": round(sum(1 / size for size in sizes) / count, 4),
+            # summed as sizes and counts, exactly: the same figure whatever the order of the persons
+            "prosecutor_risk": round(math.fsum(n / size for size, n in Counter(sizes).items()) / count, 4),
         }
     return scored
 

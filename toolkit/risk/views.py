@@ -13,6 +13,7 @@ persons whose sequence is too rare.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import groupby
@@ -239,10 +240,13 @@ class Exposure:
         size = sizes.get_column(SIZE)
         if size.is_empty():
             return Exposure(0, 0, 0.0, 0.0, 0.0)
+        # Summed as sizes and counts, exactly (fsum), so any computation of the figure rounds alike.
+        counts = size.value_counts(name="count").iter_rows()
+        risk = math.fsum(count / value for value, count in counts) / size.len()
         return Exposure(
             persons=size.len(),
             smallest_k=int(size.min()),  # type: ignore[arg-type]
             below_target=round(float((size < k).mean()), 4),  # type: ignore[arg-type]
             unique=round(float((size == 1).mean()), 4),  # type: ignore[arg-type]
-            prosecutor_risk=round(float((1 / size).mean()), 4),  # type: ignore[arg-type]
+            prosecutor_risk=round(risk, 4),
         )

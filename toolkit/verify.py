@@ -122,12 +122,7 @@ class NameIndex:
     @classmethod
     def of(cls, names: Iterable[str]) -> NameIndex:
         keys = [words[:LONGEST_NAME] for name in names if len(words := name_words(name)) >= 2]
-        return cls.from_digests(map(_digest, keys), (words[0] for words in keys))
-
-    @classmethod
-    def from_digests(cls, digests: Iterable[int], firsts: Iterable[str]) -> NameIndex:
-        """From digests in any order, with repeats."""
-        return cls(array("Q", sorted(set(digests))), frozenset(firsts))
+        return cls(array("Q", sorted(set(map(_digest, keys)))), frozenset(words[0] for words in keys))
 
     def __contains__(self, digest: int) -> bool:
         at = bisect_left(self.digests, digest)

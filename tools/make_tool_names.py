@@ -111,7 +111,7 @@ def tool_names(names: list[str], excluded: set[str]) -> list[str]:
         folded = _folded(title)
         if len(folded) < 3 or not any(char.isalpha() for char in folded) or folded in excluded:
             continue
-        if "\n" in title or '"' in title:
+        if '"' in title:
             continue
         titles.add(title)
     # One spelling per folded name, the first in sort order ('Kotlin', not 'kotlin').

@@ -376,6 +376,8 @@ RECOGNIZERS_FILE = "recognizers.yaml"
 ALLOW_LIST_FILE = "vocabularies/allow_list.yaml"
 TOOL_NAMES_FILE = "vocabularies/tool_names.yaml"
 FIRST_NAMES_FILE = "vocabularies/first_names.yaml"
+PRODUCT_WORDS_FILE = "vocabularies/product_words.yaml"
+TECHNICAL_GIVEN_NAMES_FILE = "vocabularies/technical_given_names.yaml"
 COMMON_WORDS_FILE = "vocabularies/common_words.yaml"
 ENGLISH_WORDS_FILE = "vocabularies/english_words.yaml"
 ALLOWED_VALUES_FILE = "vocabularies/allowed_values.yaml"
@@ -558,6 +560,12 @@ class PrivacyRules(_Frozen):
     english_words: frozenset[str] = Field(
         default=frozenset(), description="Every lower-case English word, names included ('young')."
     )
+    product_words: frozenset[str] = Field(
+        default=frozenset(), description="Lower-cased words naming a kind of product ('studio', 'rtos')."
+    )
+    technical_given_names: frozenset[str] = Field(
+        default=frozenset(), description="Given names (Title Case) that are technical words ('Julia')."
+    )
     shape_terms: dict[str, frozenset[str]] = Field(
         default_factory=dict, description="Shape -> the folded terms of its `known` files."
     )
@@ -642,6 +650,12 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
         first_names=first_names,
         common_words=common_words,
         english_words=frozenset(_load(rules_dir, ENGLISH_WORDS_FILE, VocabularyFile).terms),
+        product_words=frozenset(
+            term.lower() for term in _load(rules_dir, PRODUCT_WORDS_FILE, VocabularyFile).terms
+        ),
+        technical_given_names=frozenset(
+            name.capitalize() for name in _load(rules_dir, TECHNICAL_GIVEN_NAMES_FILE, VocabularyFile).terms
+        ),
         shape_terms=shape_terms,
     )
 

@@ -21,6 +21,13 @@ HEADER = """# Given names for the first-name recognizer (toolkit/scrub/gazetteer
 # tools/make_first_names.py.
 # Add the given names of your own population here. Compared as written (Title Case) and in capitals.
 """
+TECHNICAL_OUT = RULES / "vocabularies" / "technical_given_names.yaml"
+TECHNICAL_HEADER = """\
+# Given names of the 1990 US Census that are also technical or allowed words ("Julia", "Ruby"), left
+# out of first_names.yaml: alone they are tools, but a phrase with one of them is not taken for the name
+# of a product ("Julia Nakagawa" stays a person, though "Julia" is a language). Made by
+# tools/make_first_names.py; compared as written (Title Case).
+"""
 
 
 def main() -> None:
@@ -40,6 +47,10 @@ def main() -> None:
     body = yaml.safe_dump({"terms": kept}, default_flow_style=True, width=110, allow_unicode=True)
     OUT.write_text(HEADER + body, encoding="utf-8")
     print(f"wrote {len(kept)} first names to {OUT}")
+    technical = sorted(name for name in found if name.lower() in excluded and len(name) >= 2)
+    body = yaml.safe_dump({"terms": technical}, default_flow_style=True, width=110, allow_unicode=True)
+    TECHNICAL_OUT.write_text(TECHNICAL_HEADER + body, encoding="utf-8")
+    print(f"wrote {len(technical)} given names that are technical words to {TECHNICAL_OUT}")
 
 
 if __name__ == "__main__":

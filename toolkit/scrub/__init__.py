@@ -74,7 +74,14 @@ def scrubber_for(rules: PrivacyRules, keys: Keyring) -> TextScrubber:
         rules.english_words,
     )
     return TextScrubber(
-        engine, keys, rules.policy.text_entities, rules.allow_list, rules.common_words, rules.first_names
+        engine,
+        keys,
+        rules.policy.text_entities,
+        rules.allow_list,
+        rules.common_words,
+        rules.first_names,
+        rules.product_words,
+        rules.technical_given_names,
     )
 
 

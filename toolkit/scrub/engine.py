@@ -351,7 +351,8 @@ class Engine:
                         label = _SPACY_TO_PRESIDIO.get(entity.label_)
                         if label is None:
                             continue
-                        # An entity never runs across a line break ('Liisa Lepistö' / 'Moonbase Ltd').
+                        # An entity never runs across a line break ('Liisa Lepistö' / 'Moonbase Ltd'),
+                        # nor across the separators of a list ('Zephyr RTOS · FreeRTOS', 'Power BI | Jira').
                         for line in _LINE.finditer(entity.text):
                             start = entity.start_char + offset + line.start()
                             spans.append(Span(label, start, start + len(line.group()), NER_SCORE))
@@ -423,7 +424,9 @@ def _whole_address(span: Span, text: str) -> Span:
 
 
 _DIGIT = regex.compile(r"\d")
-_LINE = regex.compile(r"[^\n\r\t\v\f\u2028\u2029]*[^\s]")
+_LINE = regex.compile(r"[^\s|•;▪◦‣∙·](?:[^\n\r\t\v\f\u2028\u2029|•;▪◦‣∙·]|(?<=\S)·(?=\S))*(?<=[^\s|•;▪◦‣∙·])")
+"""A run of an entity's text within one line and one item of a list: a middle dot between letters stays
+('Col·lecció'), one with a space beside it separates."""
 _NAME_WORD = regex.compile(r"\p{L}+(?:[-\u2011]\p{L}+)*")
 """A word of a name, hyphenated parts together, a possessive left out."""
 

@@ -65,11 +65,14 @@ def is_allowed(text: str, allow_list: Container[str], everyday: Container[str] =
 
 _ONE_WORD = regex.compile(r"\p{Lu}[\p{L}\p{N}]+")
 _LIST_JOINER = (
-    r"(?:,[^\S\n\r]*|[^\S\n\r]+"
-    r"(?:and|or|&|e|i|y|und|oder|et|ou|ve|veya|oraz|och|og|en|o|puis|then)[^\S\n\r]+)"
+    r"(?:[^\S\n\r]*[,;|/\u00b7\u2022][^\S\n\r]*|[^\S\n\r]+"
+    r"(?:and|or|&|e|i|y|und|oder|et|ou|ve|veya|oraz|och|og|en|o|puis|then|dan|và|és|ja|și|и|или|και)"
+    r"[^\S\n\r]+)"
 )
-"""What joins the items of a list, in several languages: ', ', ' and ', ' und ', ' puis '."""
+"""What joins the items of a list, in several languages: ', ', ' | ', ' · ', '/', ' and ', ' dan '."""
 _TOOL_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(\p{L}[\p{L}\p{N}+#]*)" + _LIST_JOINER + r"\Z")
+_LOOK_BACK = 60
+"""How far before a word its neighbour in a list is looked for."""
 _TOOL_AFTER = regex.compile(_LIST_JOINER + r"(\p{L}[\p{L}\p{N}+#]*)(?![\p{L}\p{N}])")
 _ANY_WORD = regex.compile(r"[\p{L}\p{N}][\p{L}\p{N}+#]*")
 
@@ -130,6 +133,8 @@ class TextScrubber:
         allow_list: frozenset[str],
         common_words: frozenset[str] = frozenset(),
         first_names: frozenset[str] = frozenset(),
+        product_words: frozenset[str] = frozenset(),
+        technical_given_names: frozenset[str] = frozenset(),
     ) -> None:
         self.engine = engine
         self.keys = keys
@@ -137,6 +142,9 @@ class TextScrubber:
         self.allow_list = allow_list
         self.common_words = common_words
         self.first_names = first_names
+        self.product_words = product_words
+        self.given_names = first_names | technical_given_names
+        """Every given name known, those that are also technical words ('Julia') included."""
 
     def scrub(
         self,
@@ -288,7 +296,10 @@ class TextScrubber:
             if span.entity not in self.entities or span.score < _MIN_SCORE:
                 continue
             value = text[span.start : span.end]
-            if span.entity == "LOCATION" and named_by_allowed_words(value, allow_list, (), self.first_names):
+            if span.entity == "LOCATION" and (
+                named_by_allowed_words(value, allow_list, (), self.first_names)
+                or self._named_as_product(value, allow_list)
+            ):
                 continue
             # Nobody is named only by everyday words ("and Engineering Manager" after a cue, "Research"),
             # unless a recognizer is certain from the sentence ("Julia Rust reviewed ...": score 1). A
@@ -303,6 +314,8 @@ class TextScrubber:
                 and named_by_allowed_words(value, allow_list, self.common_words, self.first_names)
             ):
                 continue
+            if span.entity == "PERSON" and not certain and self._named_as_product(value, allow_list):
+                continue
             if (
                 span.entity == "PERSON"
                 and not certain
@@ -310,26 +323,46 @@ class TextScrubber:
                 and self._among_tools(span, text, allow_list)
             ):
                 continue
+            if span.entity == "LOCATION" and self._among_tools(span, text, allow_list, both=True):
+                continue
             kept.append(_with_surname(span, text, allow_list) if span.entity == "PERSON" else span)
         return kept
 
-    def _among_tools(self, span: Span, text: str, allow_list: Container[str]) -> bool:
-        """A single word listed with a tool ('Wireshark and Zeek', 'Jira puis Zephyron') is a tool too, not
-        a person: its neighbour in the list is an allowed word that is not an everyday one. A possessive
-        after it ('Kafka and Marzieh's benchmarks') keeps it a name. Places are not judged so: a town
-        listed after a tool ('Kubernetes, Berlin') is still replaced."""
+    def _named_as_product(self, value: str, allow_list: Container[str]) -> bool:
+        """Several words that name a product, not a person or a place: none of them is a given name, and
+        the first is a tool or a vendor ('Amazon EKS', 'Cisco IOS XR'; an everyday word only in capitals:
+        'SAP Ariba', not 'Spring Valley') or the last says what kind of product it is ('Katalon Studio',
+        'Windows Server')."""
+        words = [word for word in _ANY_WORD.findall(value) if not word.isdigit()]
+        if len(words) < 2 or any(word.title() in self.given_names for word in words):
+            return False
+        first, last = fold(words[0]), fold(words[-1])
+        vendor = (
+            len(first) >= 2 and first in allow_list and (first not in self.common_words or words[0].isupper())
+        )
+        return vendor or last in self.product_words
+
+    def _among_tools(self, span: Span, text: str, allow_list: Container[str], both: bool = False) -> bool:
+        """A single word listed with a tool ('Wireshark and Zeek', 'Jira puis Zephyron', 'TRACE32,
+        Polyspace') is a tool too, not a person: its neighbour in the list is an allowed word that is not
+        an everyday one, or a word written as software. A possessive after it ('Kafka and Marzieh's
+        benchmarks') keeps it a name. With `both`, for places, it needs a tool on each side ('Grafana,
+        Loki, Python'): a town listed after a tool ('Kubernetes, Berlin') is still replaced."""
         value = text[span.start : span.end]
         if not _ONE_WORD.fullmatch(value) or text.startswith(("'s", "\u2019s"), span.end):
             return False
-        before = _TOOL_BEFORE.search(text, 0, span.start)
+        before = _TOOL_BEFORE.search(text, max(0, span.start - _LOOK_BACK), span.start)
         after = _TOOL_AFTER.match(text, span.end)
-        return any(
+        tools = [
             match is not None
             and len(word := fold(match.group(1))) >= 2
-            and word in allow_list
-            and word not in self.common_words
+            and (
+                (word in allow_list and word not in self.common_words)
+                or written_as_software(match.group(1), self.first_names)
+            )
             for match in (before, after)
-        )
+        ]
+        return all(tools) if both else any(tools)
 
     def _replace(
         self,

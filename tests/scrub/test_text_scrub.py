@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import TEST_KEY
-from toolkit.scrub.engine import Span
+from toolkit.scrub.engine import _LINE, Span
 from toolkit.scrub.identifiers import RecordIdentifiers, fold_with_offsets
 from toolkit.scrub.text import (
     Seeds,
@@ -186,10 +186,47 @@ def test_tools_between_words_of_other_languages_survive(sentence: str, scrubber:
 
 
 @pytest.mark.parametrize(
+    ("span", "product"),
+    [
+        ("SAP Ariba", True),  # a vendor first, an everyday word in capitals
+        ("Amazon Redshift", True),
+        ("Cisco IOS XR", False),  # 'Cisco' is a Census surname, no tool word: NER decides
+        ("Katalon Studio", True),  # a product word last
+        ("Windows Server 2019", True),
+        ("Julia Nakagawa", False),  # a given name, though a language too
+        ("Ruby Okafor", False),
+        ("R. Zürcher", False),  # an initial is no vendor ('R' is a language)
+        ("Spring Valley", False),  # an everyday word first, not in capitals
+        ("Anna Studio", False),
+        ("Aiko Sato Suite", False),  # a word of addresses is no product word
+        ("Redshift", False),  # one word: judged elsewhere
+    ],
+)
+def test_named_as_product(span: str, product: bool, scrubber: TextScrubber) -> None:
+    assert scrubber._named_as_product(span, scrubber.allow_list) is product
+
+
+@pytest.mark.parametrize(
+    ("entity", "runs"),
+    [
+        ("Zephyr RTOS · FreeRTOS", ["Zephyr RTOS", "FreeRTOS"]),
+        ("Power BI | Jira", ["Power BI", "Jira"]),
+        ("Ana Lima; Bo Chen", ["Ana Lima", "Bo Chen"]),
+        ("Liisa Lepistö\nMoonbase Ltd", ["Liisa Lepistö", "Moonbase Ltd"]),
+        ("Núria Col·lecció", ["Núria Col·lecció"]),  # a middle dot inside a word stays
+    ],
+)
+def test_an_entity_is_cut_at_line_breaks_and_list_separators(entity: str, runs: list[str]) -> None:
+    assert [run.group() for run in _LINE.finditer(entity)] == runs
+
+
+@pytest.mark.parametrize(
     "sentence",
     [
         "Tests documentés dans Jira puis Zephyron.",
         "Dashboards in Tableau and Verrano.",
+        "Lauterbach TRACE32, Verrano, Jenkins",  # a word written as software is a tool
+        "Monitoring: Grafana | Verrano | Prometheus",
     ],
 )
 def test_a_word_listed_with_tools_is_a_tool(sentence: str, scrubber: TextScrubber) -> None:

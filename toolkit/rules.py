@@ -378,6 +378,7 @@ TOOL_NAMES_FILE = "vocabularies/tool_names.yaml"
 FIRST_NAMES_FILE = "vocabularies/first_names.yaml"
 PRODUCT_WORDS_FILE = "vocabularies/product_words.yaml"
 TECHNICAL_GIVEN_NAMES_FILE = "vocabularies/technical_given_names.yaml"
+ADDRESS_WORDS_FILE = "vocabularies/address_words.yaml"
 COMMON_WORDS_FILE = "vocabularies/common_words.yaml"
 ENGLISH_WORDS_FILE = "vocabularies/english_words.yaml"
 ALLOWED_VALUES_FILE = "vocabularies/allowed_values.yaml"
@@ -566,6 +567,9 @@ class PrivacyRules(_Frozen):
     technical_given_names: frozenset[str] = Field(
         default=frozenset(), description="Given names (Title Case) that are technical words ('Julia')."
     )
+    address_words: frozenset[str] = Field(
+        default=frozenset(), description="Lower-cased words of addresses ('ul', 'apto'), no final period."
+    )
     shape_terms: dict[str, frozenset[str]] = Field(
         default_factory=dict, description="Shape -> the folded terms of its `known` files."
     )
@@ -655,6 +659,9 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
         ),
         technical_given_names=frozenset(
             name.capitalize() for name in _load(rules_dir, TECHNICAL_GIVEN_NAMES_FILE, VocabularyFile).terms
+        ),
+        address_words=frozenset(
+            term.lower().rstrip(".") for term in _load(rules_dir, ADDRESS_WORDS_FILE, VocabularyFile).terms
         ),
         shape_terms=shape_terms,
     )

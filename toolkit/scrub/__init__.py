@@ -72,6 +72,7 @@ def scrubber_for(rules: PrivacyRules, keys: Keyring) -> TextScrubber:
         rules.allow_list,
         rules.common_words,
         rules.english_words,
+        rules.address_words,
     )
     return TextScrubber(
         engine,

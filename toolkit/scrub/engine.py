@@ -27,6 +27,7 @@ from toolkit.detectors import validator_for
 from toolkit.errors import RulesError
 from toolkit.names import PARTICLES
 from toolkit.rules import PRIVACY_FILE, NlpSettings, RecognizerSpec
+from toolkit.scrub.addresses import AddressWidener
 from toolkit.scrub.gazetteer import FirstNameRecognizer
 
 _NOT_NER = ["tagger", "parser", "lemmatizer", "attribute_ruler", "senter", "tok2vec_morph"]
@@ -209,8 +210,10 @@ class Engine:
         allow_list: frozenset[str] = frozenset(),
         common_words: frozenset[str] = frozenset(),
         english_words: frozenset[str] = frozenset(),
+        address_words: frozenset[str] = frozenset(),
     ) -> None:
         self.settings = nlp
+        self.addresses = AddressWidener(address_words, frozenset(allow_list - common_words))
         self.names_only = {spec.name: spec.name_words for spec in recognizers if spec.names_only}
         self.ordinary = (allow_list, common_words)
         self.english = english_words
@@ -271,7 +274,7 @@ class Engine:
                         start, end = trimmed.start, trimmed.end
                     results.append((entity, start, end, score, running))
             found.append([
-                _whole(Span(entity, start, end, score), text)
+                _whole(Span(entity, start, end, score), text, self.addresses)
                 for entity, start, end, score, _ in _without_duplicates(results)
             ])  # fmt: skip
         return found
@@ -360,67 +363,20 @@ class Engine:
         return found
 
 
-_ADDRESS_PART = r"(?:\p{Lu}[\p{L}'\u2019-]*|\d{3,6}(?:-\d{3,4})?|[A-Z]{2,3})"
-_ADDRESS_JOINER = (
-    r"(?:(?:nad|na|pod|de|del|della|di|da|du|des|la|le|am|an|im|sur|sous|upon|op|aan|y)[^\S\n]+)?"
-)
-"""Small words inside the names of towns ('Ždár nad Sázavou', 'Frankfurt am Main', 'Olešnice na Morave')."""
-_NUMBERS_BEFORE = regex.compile(r"(?:\d{1,6}[A-Za-z]?[^\S\n]+){1,2}$")
-_ADDRESS_AFTER = regex.compile(
-    r"(?:,?[^\S\n]*(?:Apt\.?|Apartment|Suite|Ste\.?|Unit|Flat|Room|Floor|#)[^\S\n]?\d{1,5}[A-Za-z]?)*"
-    rf"(?:(?:,[^\S\n]*|[^\S\n]+){_ADDRESS_JOINER}{_ADDRESS_PART}(?:[^\S\n]+{_ADDRESS_JOINER}{_ADDRESS_PART}){{0,3}}){{0,3}}"
-)
-_ADDRESS_UNIT = r"(?:Apt\.?|Apartment|Suite|Ste\.?|Unit|Flat|Room|Floor|#)[^\S\n]?\d{1,5}[A-Za-z]?"
-_ADDRESS_LINE = regex.compile(
-    rf"[^\S\n]*(?:\n|\r\n?)[^\S\n]*,?[^\S\n]*(?:{_ADDRESS_UNIT}|{_ADDRESS_PART}(?:,?[^\S\n]+{_ADDRESS_JOINER}{_ADDRESS_PART}){{0,4}}),?"
-    r"(?:(?=[^\S\n]*(?:\n|\r|$))|(?<=\d)(?=[.?!][^\S\n]|[.?!]$))"
-)
-"""A line below an address that holds only its parts (a unit, a town, ', SV', a country and postcode), or
-a last such line ending with a postcode and the sentence ('Poland 25382. Please call ...')."""
-_ADDRESS_LINES = 4
-_STREET_LINE_ABOVE = regex.compile(
-    r"(?:^|(?<=\n))[^\S\n]*(?:\d{1,6}[^\S\n]+)?(?:\p{Lu}[\p{L}'\u2019-]*[^\S\n]+){1,3}\d{1,5}[a-zA-Z]?"
-    r"[^\S\n]*\r?\n[^\S\n]*$"
-)
-"""A street and its number alone on the line above a unit or a town ('Bygget 64' above 'Apt. 449')."""
-
-
 _PHONE_EXTENSION = regex.compile(r"[^\S\n]?(?i:x|ext\.?|extension|#)[^\S\n]?\d{1,6}\b")
 
 
-def _whole(span: Span, text: str) -> Span:
-    """A finding with what belongs to it: a street address's parts (`_whole_address`), a phone's
+def _whole(span: Span, text: str, addresses: AddressWidener) -> Span:
+    """A finding with what belongs to it: a street address's parts (`AddressWidener.whole`), a phone's
     extension ('805.929.6222x9270', '+44 20 7946 0958 ext. 12')."""
     if span.entity == "STREET_ADDRESS":
-        return _whole_address(span, text)
+        start, end = addresses.whole(span.start, span.end, text)
+        return span if (start, end) == (span.start, span.end) else Span(span.entity, start, end, span.score)
     if span.entity == "PHONE_NUMBER":
         extension = _PHONE_EXTENSION.match(text, span.end)
         if extension is not None:
             return Span(span.entity, span.start, extension.end(), span.score)
     return span
-
-
-def _whole_address(span: Span, text: str) -> Span:
-    """A street address with what belongs to it around the street: building numbers before it ('911'
-    of '911 2673 Fallon Drive'), a street and number alone on the line above ('Bygget 64'), units after
-    it ('Suite 435'), the town, region, postcode and country after it on the same line ('Olešnice na
-    Morave, Czech Republic'), and in a block of address lines, the lines below it that are only such
-    parts ('CAHORS, MP 25645', 'Norway 56847')."""
-    before = _NUMBERS_BEFORE.search(text, 0, span.start)
-    start = before.start() if before is not None else span.start
-    above = _STREET_LINE_ABOVE.search(text, max(0, start - 120), start)
-    if above is not None:
-        start = above.start() + len(above.group()) - len(above.group().lstrip())
-    end = span.end
-    after = _ADDRESS_AFTER.match(text, end)
-    if after is not None:
-        end = after.end()
-    for _ in range(_ADDRESS_LINES):
-        line = _ADDRESS_LINE.match(text, end)
-        if line is None:
-            break
-        end = line.end()
-    return span if (start, end) == (span.start, span.end) else Span(span.entity, start, end, span.score)
 
 
 _DIGIT = regex.compile(r"\d")
@@ -464,6 +420,7 @@ def engine_for(
     allow_list: frozenset[str] = frozenset(),
     common_words: frozenset[str] = frozenset(),
     english_words: frozenset[str] = frozenset(),
+    address_words: frozenset[str] = frozenset(),
 ) -> Engine:
     """One engine per process and settings: the spaCy model loads once."""
-    return Engine(nlp, recognizers, first_names, allow_list, common_words, english_words)
+    return Engine(nlp, recognizers, first_names, allow_list, common_words, english_words, address_words)

@@ -356,7 +356,11 @@ class Engine:
                             continue
                         # An entity never runs across a line break ('Liisa Lepistö' / 'Moonbase Ltd'),
                         # nor across the separators of a list ('Zephyr RTOS · FreeRTOS', 'Power BI | Jira').
+                        # The small model takes words of other languages for people ('de datos', 'para'):
+                        # a person in lower case is left to the cue recognizers, which know its context.
                         for line in _LINE.finditer(entity.text):
+                            if label == "PERSON" and _LOWER_CASE_ONLY.fullmatch(line.group()):
+                                continue
                             start = entity.start_char + offset + line.start()
                             spans.append(Span(label, start, start + len(line.group()), NER_SCORE))
                 found.append(spans)
@@ -383,6 +387,8 @@ _DIGIT = regex.compile(r"\d")
 _LINE = regex.compile(r"[^\s|•;▪◦‣∙·](?:[^\n\r\t\v\f\u2028\u2029|•;▪◦‣∙·]|(?<=\S)·(?=\S))*(?<=[^\s|•;▪◦‣∙·])")
 """A run of an entity's text within one line and one item of a list: a middle dot between letters stays
 ('Col·lecció'), one with a space beside it separates."""
+_LOWER_CASE_ONLY = regex.compile(r"[^\p{Lu}\p{Lt}]*\p{Ll}[^\p{Lu}\p{Lt}]*")
+"""Text with a lower-case letter and no capital (not a caseless script: '田中')."""
 _NAME_WORD = regex.compile(r"\p{L}+(?:[-\u2011]\p{L}+)*")
 """A word of a name, hyphenated parts together, a possessive left out."""
 

@@ -228,9 +228,7 @@ class TextScrubber:
             for text, spans in extra.items():
                 found[(record, text)] = recognized[text] + spans
             if extra:
-                self._learn(
-                    records[record], {text: found[(record, text)] for text in extra}, texts_of[record]
-                )
+                self._learn(records[record], extra, texts_of[record], from_ner=True)
         indexes = {record: identifiers.index() for record, identifiers in records.items()}
         result = TextScrubResult(texts=[])
         done: dict[tuple[Hashable, str], str] = {}
@@ -267,12 +265,25 @@ class TextScrubber:
         return self._replace(text, [], identifiers, index, result, original, found)
 
     def _learn(
-        self, identifiers: RecordIdentifiers, spans_of: Mapping[str, list[Span]], texts: Iterable[str]
+        self,
+        identifiers: RecordIdentifiers,
+        spans_of: Mapping[str, list[Span]],
+        texts: Iterable[str],
+        from_ner: bool = False,
     ) -> None:
-        """Add what was found in some of one record's texts (`texts`: all of them) to its identifiers."""
+        """Add what was found in some of one record's texts (`texts`: all of them) to its identifiers.
+
+        A single word that NER alone took for a person ('linked with Jira via Xray') is replaced where it
+        was found but not looked for in the rest of the record, unless it is a given name: the small
+        model's guess is no proof, and one wrong guess would cost every mention of a tool."""
         for text, spans in spans_of.items():
             for span in self._kept(spans, text, identifiers.allow_list):
-                identifiers.add_found(span.entity, text[span.start : span.end])
+                value = text[span.start : span.end]
+                if from_ner and span.entity == "PERSON" and _ONE_WORD.fullmatch(value) and (
+                    value.title() not in self.given_names
+                ):
+                    continue
+                identifiers.add_found(span.entity, value)
         identifiers.link_contact_names(texts)
 
     def _needing_ner(self, texts: Iterable[str], identifiers: RecordIdentifiers) -> list[_Need]:
@@ -314,7 +325,9 @@ class TextScrubber:
                 and named_by_allowed_words(value, allow_list, self.common_words, self.first_names)
             ):
                 continue
-            if span.entity == "PERSON" and not certain and self._named_as_product(value, allow_list):
+            if span.entity == "PERSON" and not certain and (
+                self._named_as_product(value, allow_list) or self._named_by_english_words(value, allow_list)
+            ):
                 continue
             if (
                 span.entity == "PERSON"
@@ -341,6 +354,19 @@ class TextScrubber:
             len(first) >= 2 and first in allow_list and (first not in self.common_words or words[0].isupper())
         )
         return vendor or last in self.product_words
+
+    def _named_by_english_words(self, value: str, allow_list: Container[str]) -> bool:
+        """Several words, each an English word and none a given name, one of them everyday or allowed:
+        a product or a job, not a person ('Power Pivot', 'Crystal Reports', 'Manual Tester'; not 'Dean
+        Chase', whose first word is a given name, nor 'Brannagh Moss', whose is no English word)."""
+        words = [word for word in _ANY_WORD.findall(value) if not word.isdigit()]
+        folded = [fold(word) for word in words]
+        return (
+            len(words) >= 2
+            and not any(word.title() in self.given_names for word in words)
+            and all(word in self.engine.english for word in folded)
+            and any(word in self.common_words or word in allow_list for word in folded)
+        )
 
     def _among_tools(self, span: Span, text: str, allow_list: Container[str], both: bool = False) -> bool:
         """A single word listed with a tool ('Wireshark and Zeek', 'Jira puis Zephyron', 'TRACE32,

@@ -379,6 +379,7 @@ FIRST_NAMES_FILE = "vocabularies/first_names.yaml"
 PRODUCT_WORDS_FILE = "vocabularies/product_words.yaml"
 TECHNICAL_GIVEN_NAMES_FILE = "vocabularies/technical_given_names.yaml"
 ADDRESS_WORDS_FILE = "vocabularies/address_words.yaml"
+VENDORS_FILE = "vocabularies/vendors.yaml"
 COMMON_WORDS_FILE = "vocabularies/common_words.yaml"
 ENGLISH_WORDS_FILE = "vocabularies/english_words.yaml"
 ALLOWED_VALUES_FILE = "vocabularies/allowed_values.yaml"
@@ -567,6 +568,9 @@ class PrivacyRules(_Frozen):
     technical_given_names: frozenset[str] = Field(
         default=frozenset(), description="Given names (Title Case) that are technical words ('Julia')."
     )
+    vendors: frozenset[str] = Field(
+        default=frozenset(), description="Lower-cased vendors that begin names of products ('amazon')."
+    )
     address_words: frozenset[str] = Field(
         default=frozenset(), description="Lower-cased words of addresses ('ul', 'apto'), no final period."
     )
@@ -660,6 +664,7 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
         technical_given_names=frozenset(
             name.capitalize() for name in _load(rules_dir, TECHNICAL_GIVEN_NAMES_FILE, VocabularyFile).terms
         ),
+        vendors=frozenset(term.lower() for term in _load(rules_dir, VENDORS_FILE, VocabularyFile).terms),
         address_words=frozenset(
             term.lower().rstrip(".") for term in _load(rules_dir, ADDRESS_WORDS_FILE, VocabularyFile).terms
         ),

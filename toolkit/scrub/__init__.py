@@ -83,6 +83,7 @@ def scrubber_for(rules: PrivacyRules, keys: Keyring) -> TextScrubber:
         rules.first_names,
         rules.product_words,
         rules.technical_given_names,
+        rules.vendors,
     )
 
 

@@ -20,6 +20,7 @@ import regex
 from toolkit.scrub.engine import Engine, Span
 from toolkit.scrub.identifiers import RecordIdentifiers, WordIndex
 from toolkit.scrub.keys import Keyring
+from toolkit.scrub.tool_context import in_tool_list, in_tool_name
 from toolkit.text import DISGUISED_AT, INVISIBLE, WIDE_FORMS, Lexicon, Words, fold
 
 _MIN_SCORE = 0.5
@@ -63,6 +64,7 @@ def is_allowed(text: str, allow_list: Container[str], everyday: Container[str] =
     return bool(words) and all(word in allow_list or word in everyday for word in words)
 
 
+_DIGIT = regex.compile(r"\d")
 _ONE_WORD = regex.compile(r"\p{Lu}[\p{L}\p{N}]+")
 _LIST_JOINER = (
     r"(?:[^\S\n\r]*[,;|/\u00b7\u2022][^\S\n\r]*|[^\S\n\r]+"
@@ -135,6 +137,7 @@ class TextScrubber:
         first_names: frozenset[str] = frozenset(),
         product_words: frozenset[str] = frozenset(),
         technical_given_names: frozenset[str] = frozenset(),
+        vendors: frozenset[str] = frozenset(),
     ) -> None:
         self.engine = engine
         self.keys = keys
@@ -143,6 +146,7 @@ class TextScrubber:
         self.common_words = common_words
         self.first_names = first_names
         self.product_words = product_words
+        self.vendors = vendors
         self.given_names = first_names | technical_given_names
         """Every given name known, those that are also technical words ('Julia') included."""
 
@@ -338,27 +342,57 @@ class TextScrubber:
                 continue
             if span.entity == "LOCATION" and self._among_tools(span, text, allow_list, both=True):
                 continue
+            if not certain and self._in_tool_context(span, text, allow_list):
+                continue
             kept.append(_with_surname(span, text, allow_list) if span.entity == "PERSON" else span)
         return kept
 
     def _named_as_product(self, value: str, allow_list: Container[str]) -> bool:
         """Several words that name a product, not a person or a place: none of them is a given name, and
-        the first is a tool or a vendor ('Amazon EKS', 'Cisco IOS XR'; an everyday word only in capitals:
-        'SAP Ariba', not 'Spring Valley') or the last says what kind of product it is ('Katalon Studio',
-        'Windows Server')."""
+        the last says what kind of product it is ('Katalon Studio', 'Windows Server'), or the first is a
+        vendor ('Amazon Redshift') or an allowed word in capitals ('SAP Ariba'), or the first is a tool
+        that is no everyday word and the others are tools or English words ('Apache Pinot'; not 'Spring
+        Valley', nor 'Django Mwale')."""
         words = [word for word in _ANY_WORD.findall(value) if not word.isdigit()]
         if len(words) < 2 or any(word.title() in self.given_names for word in words):
             return False
         first, last = fold(words[0]), fold(words[-1])
-        vendor = (
-            len(first) >= 2 and first in allow_list and (first not in self.common_words or words[0].isupper())
+        if last in self.product_words or first in self.vendors:
+            return True
+        if len(first) < 2 or first not in allow_list:
+            return False
+        if words[0].isupper() and not any(_DIGIT.search(word) for word in words[1:]):
+            return True  # a name in capitals before words: 'SAP Ariba', 'AWS Fargate' (not 'KLM 47F', a plate)
+        # A tool's name first and a word like a surname after it is someone ('Django Mwale', 'Germán
+        # Colque'): the words after it must be tools or English words ('Amazon Redshift').
+        rest = " ".join(words[1:])
+        return first not in self.common_words and (
+            named_by_allowed_words(rest, allow_list, (), self.first_names)
+            or all(fold(word) in self.engine.english for word in words[1:])
         )
-        return vendor or last in self.product_words
+
+    def _in_tool_context(self, span: Span, text: str, allow_list: Container[str]) -> bool:
+        """A word without a given name that is part of a tool's name written across it ('GitLab CI'), or
+        an item of a list whose other items are tools: two thirds of them for a person, all for a place
+        ('Berlin | Python, Go' keeps Berlin a place)."""
+        value = text[span.start : span.end]
+        if any(word.title() in self.given_names for word in _ANY_WORD.findall(value)):
+            return False
+
+        def is_tool(item: str) -> bool:
+            return named_by_allowed_words(item, allow_list, (), self.first_names) and not is_allowed(
+                item, self.common_words
+            )
+
+        share = 1.0 if span.entity == "LOCATION" else 2 / 3
+        return in_tool_name(text, span.start, span.end, allow_list) or in_tool_list(
+            text, span.start, span.end, is_tool, share
+        )
 
     def _named_by_english_words(self, value: str, allow_list: Container[str]) -> bool:
         """Several words, each an English word and none a given name, one of them everyday or allowed:
-        a product or a job, not a person ('Power Pivot', 'Crystal Reports', 'Manual Tester'; not 'Dean
-        Chase', whose first word is a given name, nor 'Brannagh Moss', whose is no English word)."""
+        a product or a job, not a person ('Power Pivot', 'Control Tower'; not 'Dean Chase', whose first
+        word is a given name, nor 'Brannagh Moss', whose is no English word)."""
         words = [word for word in _ANY_WORD.findall(value) if not word.isdigit()]
         folded = [fold(word) for word in words]
         return (

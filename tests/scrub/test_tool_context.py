@@ -1,0 +1,97 @@
+"""A word NER took for a person or a place, judged by the tool around it: the name it is part of, the
+list it is an item of; and what NER alone may teach the rest of a record."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolkit.scrub.engine import _LOWER_CASE_ONLY, Span
+from toolkit.scrub.identifiers import RecordIdentifiers
+from toolkit.scrub.text import TextScrubber
+from toolkit.scrub.tool_context import in_tool_list, in_tool_name
+
+ALLOWED = frozenset({"gitlab ci", "power bi", "unreal engine", "jira", "grafana", "prometheus", "junit"})
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "part_of_a_tool"),
+    [
+        ("CI on GitLab CI and Jenkins", "CI", True),
+        ("Dashboards in Power BI, daily", "BI", True),
+        ("Unreal Engine 5 gameplay", "Engine", True),
+        ("Power, BI and more", "BI", False),  # a comma between: two words, not one name
+        ("GitLab\nCI", "CI", False),  # another line
+        ("Met Ana in Lisbon", "Lisbon", False),
+    ],
+)
+def test_in_tool_name(text: str, word: str, part_of_a_tool: bool) -> None:
+    start = text.rindex(word)
+    assert in_tool_name(text, start, start + len(word), ALLOWED) is part_of_a_tool
+
+
+def _is_tool(item: str) -> bool:
+    return item.lower().rstrip(" 0123456789") in ALLOWED
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "share", "item_of_tools"),
+    [
+        ("Observability: Grafana, Loki, Prometheus, Jira", "Loki", 2 / 3, True),
+        ("Observability: Grafana · Loki · Prometheus", "Loki", 1.0, True),
+        ("Testing: JUnit 5 | Mockito | Jira", "Mockito", 1.0, True),
+        ("Grafana, Loki", "Loki", 2 / 3, False),  # two items are no list
+        ("Berlin | +49 30 000 | Grafana", "Berlin", 1.0, False),  # most others are no tools
+        ("Team: Ana Lima, Bo Chen, Grafana", "Bo Chen", 2 / 3, False),
+        ("Grafana, Jira, Prometheus, worked with Loki on dashboards", "Loki", 2 / 3, False),  # not a whole item
+    ],
+)
+def test_in_tool_list(text: str, word: str, share: float, item_of_tools: bool) -> None:
+    start = text.rindex(word)
+    assert in_tool_list(text, start, start + len(word), _is_tool, share) is item_of_tools
+
+
+@pytest.mark.parametrize(
+    ("span", "english"),
+    [
+        ("Power Pivot", True),
+        ("Control Tower", True),
+        ("Crystal Reports", False),  # Crystal is a given name
+        ("Manual Tester", False),  # so is Manual, in the Census lists
+        ("Dean Chase", False),  # a given name first
+        ("Brannagh Moss", False),  # a word that is no English word
+        ("Moss", False),  # one word
+    ],
+)
+def test_named_by_english_words(span: str, english: bool, scrubber: TextScrubber) -> None:
+    assert scrubber._named_by_english_words(span, scrubber.allow_list) is english
+
+
+def _learned(scrubber: TextScrubber, text: str, word: str, from_ner: bool) -> set[str]:
+    identifiers = RecordIdentifiers(scrubber.allow_list, scrubber.common_words, scrubber.allow_list)
+    start = text.index(word)
+    spans = [Span("PERSON", start, start + len(word), 0.85)]
+    scrubber._learn(identifiers, {text: spans}, [text], from_ner=from_ner)
+    return set(identifiers.all_folded())
+
+
+@pytest.mark.parametrize(
+    ("word", "from_ner", "learned"),
+    [
+        ("Vexaloo", True, False),  # one word, NER alone: replaced where found, not elsewhere
+        ("Vexaloo", False, True),  # a recognizer's finding teaches the record
+        ("Hugo", True, True),  # a given name does too
+    ],
+)
+def test_what_ner_alone_teaches_the_record(
+    word: str, from_ner: bool, learned: bool, scrubber: TextScrubber
+) -> None:
+    text = f"Synced the test cases with {word} when the client moved."
+    assert (word.lower() in _learned(scrubber, text, word, from_ner)) is learned
+
+
+@pytest.mark.parametrize(
+    ("run", "lower_case"),
+    [("de datos", True), ("para", True), ("Ana Lima", False), ("田中", False), ("van Dijk", False)],
+)
+def test_lower_case_only(run: str, lower_case: bool) -> None:
+    assert bool(_LOWER_CASE_ONLY.fullmatch(run)) is lower_case

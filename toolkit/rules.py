@@ -568,6 +568,9 @@ class PrivacyRules(_Frozen):
     technical_given_names: frozenset[str] = Field(
         default=frozenset(), description="Given names (Title Case) that are technical words ('Julia')."
     )
+    spoken_languages: frozenset[str] = Field(
+        default=frozenset(), description="Lower-cased names of human languages ('czech'), also in allow_list."
+    )
     vendors: frozenset[str] = Field(
         default=frozenset(), description="Lower-cased vendors that begin names of products ('amazon')."
     )
@@ -664,6 +667,7 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
         technical_given_names=frozenset(
             name.capitalize() for name in _load(rules_dir, TECHNICAL_GIVEN_NAMES_FILE, VocabularyFile).terms
         ),
+        spoken_languages=frozenset(term.lower() for term in languages.terms),
         vendors=frozenset(term.lower() for term in _load(rules_dir, VENDORS_FILE, VocabularyFile).terms),
         address_words=frozenset(
             term.lower().rstrip(".") for term in _load(rules_dir, ADDRESS_WORDS_FILE, VocabularyFile).terms

@@ -25,6 +25,7 @@ WHOLE = [
     ("201-1503, 45 Centum jungang-ro, Haeundae-gu, Busan 48058", "201-1503, 45 Centum jungang-ro, Haeundae-gu, Busan 48058"),
     ("Hse 7, Acacia Gardens, Ngong Road, Kilimani, Nairobi", "Hse 7, Acacia Gardens, Ngong Road, Kilimani, Nairobi"),
     ("Room 12, level 3, 5 Quay St, Wellington", "Room 12, level 3, 5 Quay St, Wellington"),
+    ("Na Příkopě 12, 110 00 Praha 1, Czech Republic", "Na Příkopě 12, 110 00 Praha 1, Czech Republic"),  # a language is no tool
     # where it ends
     ("I live at 12 Oak Street, Dover and I like Python.", "12 Oak Street, Dover"),
     ("Moved to 9 Elm Road, Leeds, but works in York", "9 Elm Road, Leeds"),

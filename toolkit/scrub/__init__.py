@@ -73,6 +73,7 @@ def scrubber_for(rules: PrivacyRules, keys: Keyring) -> TextScrubber:
         rules.common_words,
         rules.english_words,
         rules.address_words,
+        rules.spoken_languages,
     )
     return TextScrubber(
         engine,

@@ -211,9 +211,11 @@ class Engine:
         common_words: frozenset[str] = frozenset(),
         english_words: frozenset[str] = frozenset(),
         address_words: frozenset[str] = frozenset(),
+        languages: frozenset[str] = frozenset(),
     ) -> None:
         self.settings = nlp
-        self.addresses = AddressWidener(address_words, frozenset(allow_list - common_words))
+        # A tool's name ends an address ('…, Berlin, Kubernetes'); a language's ('Czech Republic') does not.
+        self.addresses = AddressWidener(address_words, frozenset(allow_list - common_words - languages))
         self.names_only = {spec.name: spec.name_words for spec in recognizers if spec.names_only}
         self.ordinary = (allow_list, common_words)
         self.english = english_words
@@ -427,6 +429,9 @@ def engine_for(
     common_words: frozenset[str] = frozenset(),
     english_words: frozenset[str] = frozenset(),
     address_words: frozenset[str] = frozenset(),
+    languages: frozenset[str] = frozenset(),
 ) -> Engine:
     """One engine per process and settings: the spaCy model loads once."""
-    return Engine(nlp, recognizers, first_names, allow_list, common_words, english_words, address_words)
+    return Engine(
+        nlp, recognizers, first_names, allow_list, common_words, english_words, address_words, languages
+    )

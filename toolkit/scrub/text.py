@@ -65,6 +65,11 @@ def is_allowed(text: str, allow_list: Container[str], everyday: Container[str] =
 
 
 _DIGIT = regex.compile(r"\d")
+_SOFTWARE_ITEM = regex.compile(r"\p{L}\d|\d\p{L}(?<!\d(?:st|nd|rd|th))")
+"""A word with letters and digits together ('Radare2', 'x64dbg', 'S3'), which no name has."""
+_PLAIN_ITEM = regex.compile(r"[\p{L}\p{N}+#-]+(?: [\p{L}\p{N}+#.-]+)?")
+"""An item of one or two words, no contact ('ada@…', 'github.com/ada2')."""
+_LOWER_CASE_WORD = regex.compile(r"\p{Ll}[\p{Ll}\p{N}.+#-]*")
 _ONE_WORD = regex.compile(r"\p{Lu}[\p{L}\p{N}]+")
 _LIST_JOINER = (
     r"(?:[^\S\n\r]*[,;|/\u00b7\u2022][^\S\n\r]*|[^\S\n\r]+"
@@ -373,18 +378,25 @@ class TextScrubber:
 
     def _in_tool_context(self, span: Span, text: str, allow_list: Container[str]) -> bool:
         """A word without a given name that is part of a tool's name written across it ('GitLab CI'), or
-        an item of a list whose other items are tools: two thirds of them for a person, all for a place
-        ('Berlin | Python, Go' keeps Berlin a place)."""
+        an item of a list whose other items are tools: half of them (two at least) for a person, all for a place
+        ('Berlin | +49 30 000 | Python' keeps Berlin a place)."""
         value = text[span.start : span.end]
         if any(word.title() in self.given_names for word in _ANY_WORD.findall(value)):
             return False
 
+        person = span.entity == "PERSON"  # for a place, codes are parts of its address ('Apt 5B', 'H2W 1T2')
+
         def is_tool(item: str) -> bool:
+            if person and _PLAIN_ITEM.fullmatch(item) and (
+                _SOFTWARE_ITEM.search(item)
+                or (_LOWER_CASE_WORD.fullmatch(item) and fold(item) not in self.engine.english)
+            ):
+                return True  # digits inside a word ('Radare2', 'x64dbg'), a word in lower case ('osquery')
             return named_by_allowed_words(item, allow_list, (), self.first_names) and not is_allowed(
                 item, self.common_words
             )
 
-        share = 1.0 if span.entity == "LOCATION" else 2 / 3
+        share = 1 / 2 if person else 1.0
         return in_tool_name(text, span.start, span.end, allow_list) or in_tool_list(
             text, span.start, span.end, is_tool, share
         )

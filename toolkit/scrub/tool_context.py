@@ -23,6 +23,7 @@ _LABEL = regex.compile(r"^[^:\n]{1,40}:[^\S\n]*")
 """A line's label before its items ('Observability: ', 'Testowanie: ')."""
 _NEIGHBOURS = 2
 _FEWEST_ITEMS = 3
+_FEWEST_TOOLS = 2
 _MOST_ITEM_WORDS = 3
 
 
@@ -59,7 +60,7 @@ def in_tool_list(
     text: str, start: int, end: int, is_tool: Callable[[str], bool], share: float
 ) -> bool:
     """text[start:end] is a whole item of a list of at least three items on its line, and at least
-    `share` of the other items are tools (`is_tool`)."""
+    `share` of the other items, and two at least, are tools (`is_tool`)."""
     line_start, line_end = _line(text, start, end)
     line = text[line_start:line_end]
     label = _LABEL.match(line)
@@ -80,4 +81,4 @@ def in_tool_list(
     if item != text[start:end] and len(_WORD.findall(item)) > _MOST_ITEM_WORDS:
         return False
     others = [text[a:b].strip() for a, b in items if (a, b) != own[0]]
-    return sum(1 for other in others if is_tool(other)) >= share * len(others)
+    return sum(1 for other in others if is_tool(other)) >= max(_FEWEST_TOOLS, share * len(others))

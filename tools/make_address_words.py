@@ -7,8 +7,8 @@ Run: python -m tools.make_address_words LIBPOSTAL_CHECKOUT
 Each dictionary line is a word and its abbreviations ('avenida|av|ava|ave'); the forms of one word (no
 space inside) are kept, lower-cased, without a final period. Left out: the words of libpostal's stop-word
 lists of any language ('in', 'to', 'de'), except the names of street types ('via') and the house-number
-words ('no'): a stop word after an address is more often prose than a part of it. The scrubber takes a lower-case address word for part of an address only before a number or a
-capitalised word.
+words ('no'): a stop word after an address is more often prose than a part of it. The scrubber takes a
+lower-case address word for part of an address only before a number or a capitalised word.
 """
 
 from __future__ import annotations
@@ -61,9 +61,8 @@ def main(argv: list[str]) -> int:
                 words |= forms(path)
                 if name in ("number", "street_types"):
                     kept_whole |= forms(path, abbreviations=name == "number")
-    stop_words = set().union(
-        *(forms(language / "stopwords.txt") for language in languages if (language / "stopwords.txt").is_file())
-    ) - kept_whole
+    stop_lists = [language / "stopwords.txt" for language in languages]
+    stop_words = set().union(*(forms(path) for path in stop_lists if path.is_file())) - kept_whole
     kept = sorted(words - stop_words)
     body = yaml.safe_dump({"terms": kept}, default_flow_style=True, width=110, allow_unicode=True)
     OUT.write_text(HEADER + body, encoding="utf-8")

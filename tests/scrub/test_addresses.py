@@ -13,10 +13,10 @@ WHOLE = [
     ("Address: Str. Dorin Mureșan nr. 14, ap. 3, 400117 Cluj-Napoca", "Str. Dorin Mureșan nr. 14, ap. 3, 400117 Cluj-Napoca"),
     ("Calle de Toledo 41, 2º izq., 28005 Madrid | +34 600 000 000", "Calle de Toledo 41, 2º izq., 28005 Madrid"),
     ("Apt 7, 19 Harbour View, Cork T12 X8P2 | nora@example.org", "Apt 7, 19 Harbour View, Cork T12 X8P2"),
-    ("Адрес: г. Казань, ул. Садовая, д. 12, кв. 7", "г. Казань, ул. Садовая, д. 12, кв. 7"),
+    ("Адрес: г. Казань, ул. Садовая, д. 12, кв. 7", "г. Казань, ул. Садовая, д. 12, кв. 7"),  # noqa: RUF001
     ("Địa chỉ: Số 21, ngõ 40 Phố Huế, Hai Bà Trưng, Hà Nội", "Số 21, ngõ 40 Phố Huế, Hai Bà Trưng, Hà Nội"),
-    ("住所：〒060-0001 北海道札幌市中央区北1条西2-1 サンライズ302", "〒060-0001 北海道札幌市中央区北1条西2-1 サンライズ302"),
-    ("地址：上海市徐汇区漕溪北路 88 号 5 楼", "上海市徐汇区漕溪北路 88 号 5 楼"),
+    ("住所：〒060-0001 北海道札幌市中央区北1条西2-1 サンライズ302", "〒060-0001 北海道札幌市中央区北1条西2-1 サンライズ302"),  # noqa: RUF001
+    ("地址：上海市徐汇区漕溪北路 88 号 5 楼", "上海市徐汇区漕溪北路 88 号 5 楼"),  # noqa: RUF001
     ("주소: 서울특별시 마포구 월드컵로 212", "서울특별시 마포구 월드컵로 212"),
     ("Alamat: Jl. Melati No. 9, Depok 16424", "Jl. Melati No. 9, Depok 16424"),
     ("Διεύθυνση: Ερμού 40, 105 63 Αθήνα", "Ερμού 40, 105 63 Αθήνα"),
@@ -30,7 +30,7 @@ WHOLE = [
     ("I live at 12 Oak Street, Dover and I like Python.", "12 Oak Street, Dover"),
     ("Moved to 9 Elm Road, Leeds, but works in York", "9 Elm Road, Leeds"),
     ("Hauptstraße 5, 10115 Berlin. Python and Kotlin daily", "Hauptstraße 5, 10115 Berlin"),
-    ("Engineer at Zalando SE – Berlin, 10115 Berlin", "Berlin, 10115 Berlin"),
+    ("Engineer at Zalando SE – Berlin, 10115 Berlin", "Berlin, 10115 Berlin"),  # noqa: RUF001
     ("Flat 2, 14 Mill Road, Cambridge CB1 2AD, Tel: 01223 000000", "Flat 2, 14 Mill Road, Cambridge CB1 2AD"),
     ("Hauptstraße 5, 10115 Berlin, Kubernetes, Terraform", "Hauptstraße 5, 10115 Berlin"),
     ("Address: 4 Rue Cler, 75007 Paris\nSkills: Docker, Helm", "4 Rue Cler, 75007 Paris"),
@@ -57,7 +57,9 @@ WIDENED = [
 ]
 
 
-@pytest.mark.parametrize(("text", "found", "whole"), WIDENED, ids=[f"widened-{i}" for i in range(len(WIDENED))])
+@pytest.mark.parametrize(
+    ("text", "found", "whole"), WIDENED, ids=[f"widened-{i}" for i in range(len(WIDENED))]
+)
 def test_widener(text: str, found: str, whole: str) -> None:
     widener = AddressWidener(frozenset({"nr", "ap"}), tools=frozenset({"python", "go"}))
     start = text.index(found)

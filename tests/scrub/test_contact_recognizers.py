@@ -141,7 +141,7 @@ CASES = [
     ("Jl. Kaliurang Km 5", "STREET_ADDRESS", "Jl. Kaliurang Km 5"),
     ("Hse 7, Riverside Gardens", "STREET_ADDRESS", "Hse 7, Riverside Gardens"),
     ("Adresse : 8 rue Cler", "STREET_ADDRESS", "8 rue Cler"),
-    ("地址：北京市海淀区", "STREET_ADDRESS", "北京市海淀区"),
+    ("地址：北京市海淀区", "STREET_ADDRESS", "北京市海淀区"),  # noqa: RUF001
     ("awarded to her, b. 12 Oct 1990", "DATE_OF_BIRTH", "12 Oct 1990"),
     ("(DOB 07-Sep-1979) moved to Pune", "DATE_OF_BIRTH", "07-Sep-1979"),
     ("born: Mar-14-1992 in Austin", "DATE_OF_BIRTH", "Mar-14-1992"),

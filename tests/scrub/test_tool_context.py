@@ -42,7 +42,12 @@ def _is_tool(item: str) -> bool:
         ("Grafana, Loki", "Loki", 2 / 3, False),  # two items are no list
         ("Berlin | +49 30 000 | Grafana", "Berlin", 1.0, False),  # most others are no tools
         ("Team: Ana Lima, Bo Chen, Grafana", "Bo Chen", 2 / 3, False),
-        ("Grafana, Jira, Prometheus, worked with Loki on dashboards", "Loki", 2 / 3, False),  # not a whole item
+        (
+            "Grafana, Jira, Prometheus, worked with Loki on dashboards",
+            "Loki",
+            2 / 3,
+            False,
+        ),  # not a whole item
     ],
 )
 def test_in_tool_list(text: str, word: str, share: float, item_of_tools: bool) -> None:

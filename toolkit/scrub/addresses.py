@@ -15,20 +15,23 @@ from collections.abc import Container
 
 import regex
 
-_JOINERS = frozenset(
-    "nad na pod de del della delle dei di da do dos das du des la le les el al am an im sur sous upon op aan "
-    "van von der den y e et i".split()
-)
+_JOINERS = frozenset({
+    "nad", "na", "pod", "de", "del", "della", "delle", "dei", "di", "da", "do", "dos", "das", "du", "des",
+    "la", "le", "les", "el", "al", "am", "an", "im", "sur", "sous", "upon", "op", "aan", "van", "von", "der",
+    "den", "y", "e", "et", "i",
+})  # fmt: skip
 """Small words inside the names of streets and towns ('Ždár nad Sázavou', 'Rua da Aurora')."""
-_ITEM_END = regex.compile(r"[\n\r\t\v\f\u2028\u2029|•;▪◦‣∙：]|(?<!\S)·|·(?!\S)|[^\S\n]{3,}")
+_ITEM_END = regex.compile(r"[\n\r\t\v\f\u2028\u2029|•;▪◦‣∙\uff1a]|(?<!\S)·|·(?!\S)|[^\S\n]{3,}")
 """What ends the line item an address is written in: a line break, a list's separator, a tab or a wide gap
-(a table flattened to text), a full-width colon ('住所：')."""
+(a table flattened to text), a full-width colon (after '住所')."""
 _TOKEN = regex.compile(r"[^\s,()\[\]\"\u201c\u201d\u00ab\u00bb]+")
 _ELISION = regex.compile(r"^(?i:d|l|dell|dall|nell|sull|all|degli|dell)['\u2019](?=\p{L})")
 """An elided article before a name ('l'Esplanade', 'd'Italia'): the name decides."""
 _DASH = regex.compile(r"[-\u2010-\u2015]+")
 _DIGITS = regex.compile(r"\d")
-_CASELESS = regex.compile(r"[\p{Han}\p{Hangul}\p{Hiragana}\p{Katakana}\p{Arabic}\p{Thai}\p{Devanagari}\u3012]")
+_CASELESS = regex.compile(
+    r"[\p{Han}\p{Hangul}\p{Hiragana}\p{Katakana}\p{Arabic}\p{Thai}\p{Devanagari}\u3012]"
+)
 _PART, _WORD, _JOINER = "part", "word", "joiner"
 
 _ADDRESS_PART = r"(?:\p{Lu}[\p{L}'\u2019-]*|\d{3,6}(?:-\d{3,4})?|[A-Z]{2,3})"
@@ -133,7 +136,7 @@ class AddressWidener:
 
     def _leftmost(self, first: int, kinds: list[str | None], tokens: list[tuple[int, int]], text: str) -> int:
         """The first token of the address: parts and address words, and joiners between them; never
-        across a dash ('Zalando – Berlin'), nor into the sentence before."""
+        across a dash ('Zalando - Berlin'), nor into the sentence before."""
         taken = 0
         index = first
         while index > 0 and taken < _MOST_TOKENS:
@@ -151,8 +154,10 @@ class AddressWidener:
 
 def _ends_sentence(text: str, start: int, end: int) -> bool:
     """A word of five letters or more followed by a full stop ('Madrid.'), not an abbreviation ('Esq.')."""
-    return text[end - 1] == "." and sum(char.isalpha() for char in text[start:end]) >= 5 and (
-        not _DIGITS.search(text, start, end)
+    return (
+        text[end - 1] == "."
+        and sum(char.isalpha() for char in text[start:end]) >= 5
+        and (not _DIGITS.search(text, start, end))
     )
 
 

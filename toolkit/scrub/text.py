@@ -288,8 +288,11 @@ class TextScrubber:
         for text, spans in spans_of.items():
             for span in self._kept(spans, text, identifiers.allow_list):
                 value = text[span.start : span.end]
-                if from_ner and span.entity == "PERSON" and _ONE_WORD.fullmatch(value) and (
-                    value.title() not in self.given_names
+                if (
+                    from_ner
+                    and span.entity == "PERSON"
+                    and _ONE_WORD.fullmatch(value)
+                    and (value.title() not in self.given_names)
                 ):
                     continue
                 identifiers.add_found(span.entity, value)
@@ -334,8 +337,13 @@ class TextScrubber:
                 and named_by_allowed_words(value, allow_list, self.common_words, self.first_names)
             ):
                 continue
-            if span.entity == "PERSON" and not certain and (
-                self._named_as_product(value, allow_list) or self._named_by_english_words(value, allow_list)
+            if (
+                span.entity == "PERSON"
+                and not certain
+                and (
+                    self._named_as_product(value, allow_list)
+                    or self._named_by_english_words(value, allow_list)
+                )
             ):
                 continue
             if (
@@ -367,9 +375,9 @@ class TextScrubber:
         if len(first) < 2 or first not in allow_list:
             return False
         if words[0].isupper() and not any(_DIGIT.search(word) for word in words[1:]):
-            return True  # a name in capitals before words: 'SAP Ariba', 'AWS Fargate' (not 'KLM 47F', a plate)
+            return True  # in capitals before words: 'SAP Ariba', 'AWS Fargate' (not 'KLM 47F', a plate)
         # A tool's name first and a word like a surname after it is someone ('Django Mwale', 'Germán
-        # Colque'): the words after it must be tools or English words ('Amazon Redshift').
+        # Colque'): the words after it must be tools or English words ('Apache Pinot').
         rest = " ".join(words[1:])
         return first not in self.common_words and (
             named_by_allowed_words(rest, allow_list, (), self.first_names)
@@ -378,8 +386,8 @@ class TextScrubber:
 
     def _in_tool_context(self, span: Span, text: str, allow_list: Container[str]) -> bool:
         """A word without a given name that is part of a tool's name written across it ('GitLab CI'), or
-        an item of a list whose other items are tools: half of them (two at least) for a person, all for a place
-        ('Berlin | +49 30 000 | Python' keeps Berlin a place)."""
+        an item of a list whose other items are tools: half of them (two at least) for a person, all of
+        them for a place ('Berlin | +49 30 000 | Python' keeps Berlin a place)."""
         value = text[span.start : span.end]
         if any(word.title() in self.given_names for word in _ANY_WORD.findall(value)):
             return False
@@ -387,9 +395,13 @@ class TextScrubber:
         person = span.entity == "PERSON"  # for a place, codes are parts of its address ('Apt 5B', 'H2W 1T2')
 
         def is_tool(item: str) -> bool:
-            if person and _PLAIN_ITEM.fullmatch(item) and (
-                _SOFTWARE_ITEM.search(item)
-                or (_LOWER_CASE_WORD.fullmatch(item) and fold(item) not in self.engine.english)
+            if (
+                person
+                and _PLAIN_ITEM.fullmatch(item)
+                and (
+                    _SOFTWARE_ITEM.search(item)
+                    or (_LOWER_CASE_WORD.fullmatch(item) and fold(item) not in self.engine.english)
+                )
             ):
                 return True  # digits inside a word ('Radare2', 'x64dbg'), a word in lower case ('osquery')
             return named_by_allowed_words(item, allow_list, (), self.first_names) and not is_allowed(

@@ -56,9 +56,7 @@ def in_tool_name(text: str, start: int, end: int, allow_list: Container[str]) ->
     return False
 
 
-def in_tool_list(
-    text: str, start: int, end: int, is_tool: Callable[[str], bool], share: float
-) -> bool:
+def in_tool_list(text: str, start: int, end: int, is_tool: Callable[[str], bool], share: float) -> bool:
     """text[start:end] is a whole item of a list of at least three items on its line, and at least
     `share` of the other items, and two at least, are tools (`is_tool`)."""
     line_start, line_end = _line(text, start, end)

@@ -11,14 +11,8 @@ from hypothesis import strategies as st
 from tests.conftest import TEST_KEY
 from toolkit.scrub.engine import _LINE, Span
 from toolkit.scrub.identifiers import RecordIdentifiers, fold_with_offsets
-from toolkit.scrub.text import (
-    Seeds,
-    TextScrubber,
-    _sentences,
-    is_allowed,
-    named_by_allowed_words,
-    written_as_software,
-)
+from toolkit.scrub.text import Seeds, TextScrubber, _sentences
+from toolkit.scrub.tools import is_allowed, named_by_allowed_words, written_as_software
 from toolkit.text import fold, fold_char
 
 OWN = "Maria Júlia da Mata"
@@ -205,7 +199,7 @@ def test_tools_between_words_of_other_languages_survive(sentence: str, scrubber:
     ],
 )
 def test_named_as_product(span: str, product: bool, scrubber: TextScrubber) -> None:
-    assert scrubber._named_as_product(span, scrubber.allow_list) is product
+    assert scrubber.tools.named_as_product(span, scrubber.allow_list) is product
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import pytest
 from toolkit.scrub.engine import _LOWER_CASE_ONLY, Span
 from toolkit.scrub.identifiers import RecordIdentifiers
 from toolkit.scrub.text import TextScrubber
-from toolkit.scrub.tool_context import in_tool_list, in_tool_name
+from toolkit.scrub.tools import in_tool_list, in_tool_name
 
 ALLOWED = frozenset({"gitlab ci", "power bi", "unreal engine", "jira", "grafana", "prometheus", "junit"})
 
@@ -68,7 +68,7 @@ def test_in_tool_list(text: str, word: str, share: float, item_of_tools: bool) -
     ],
 )
 def test_named_by_english_words(span: str, english: bool, scrubber: TextScrubber) -> None:
-    assert scrubber._named_by_english_words(span, scrubber.allow_list) is english
+    assert scrubber.tools.named_by_english_words(span, scrubber.allow_list) is english
 
 
 def _learned(scrubber: TextScrubber, text: str, word: str, from_ner: bool) -> set[str]:
@@ -100,3 +100,16 @@ def test_what_ner_alone_teaches_the_record(
 )
 def test_lower_case_only(run: str, lower_case: bool) -> None:
     assert bool(_LOWER_CASE_ONLY.fullmatch(run)) is lower_case
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tools: Python, Docker, Kubernetes, ada.byron@example.org",
+        "Stack: Grafana | Prometheus | Jira | 12 Rue Cler",
+    ],
+)
+def test_contacts_listed_among_tools_are_still_replaced(text: str, scrubber: TextScrubber) -> None:
+    (out,) = scrubber.scrub([("record", text)]).texts
+    assert "example.org" not in out
+    assert "Rue Cler" not in out

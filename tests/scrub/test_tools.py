@@ -113,3 +113,32 @@ def test_contacts_listed_among_tools_are_still_replaced(text: str, scrubber: Tex
     (out,) = scrubber.scrub([("record", text)]).texts
     assert "example.org" not in out
     assert "Rue Cler" not in out
+
+
+@pytest.mark.parametrize(
+    ("text", "listed"),
+    [
+        ("Testing: Vexaloo, XCTest, MockK, Jira", {"vexaloo"}),
+        ("Testing: Hugo, XCTest, MockK, Jira", set()),  # a given name is never taken for a tool
+        ("Team: Ana Lima, Vexaloo, Jira", set()),  # one tool among three is no list of tools
+        ("Vexaloo, Jira and Kubernetes on one line of prose", set()),
+    ],
+)
+def test_listed_tools(text: str, listed: set[str], scrubber: TextScrubber) -> None:
+    assert scrubber.tools.listed_tools(text, scrubber.allow_list) == listed
+
+
+def test_a_word_listed_among_tools_is_a_tool_in_the_whole_record(scrubber: TextScrubber) -> None:
+    texts = ["Testing: XCTest, MockK, Vexaloo, Jira", "Wrote the suite with Vexaloo when the client moved."]
+    out = scrubber.scrub([("record", text) for text in texts]).texts
+    assert out == texts
+
+
+def test_a_given_name_before_a_known_surname_goes_with_it(scrubber: TextScrubber) -> None:
+    from toolkit.scrub.text import Seeds
+
+    text = "Dashboards used daily by Ray Chukwuemeka's underwriting group."
+    seeds = {"record": Seeds(own_names=("Ada Byron",), other_people=("Chukwuemeka",))}
+    (out,) = scrubber.scrub([("record", text)], seeds).texts
+    assert "Ray" not in out
+    assert "Chukwuemeka" not in out

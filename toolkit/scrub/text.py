@@ -104,9 +104,16 @@ class TextScrubber:
         kept_originals = [text for _, text in kept]
         items = [(record, _readable(text)) for record, text in items]
         kept = [(record, _readable(text)) for record, text in kept]
+        # A record's own technical words: those the caller knows (its skills, tags), and the single words
+        # its texts list among tools.
+        own_words: dict[Hashable, set[str]] = defaultdict(set)
+        for record, words in (vocabulary or {}).items():
+            own_words[record] |= {fold(word) for word in words}
+        for record, text in items:
+            if text:
+                own_words[record] |= self.tools.listed_tools(text, self.allow_list)
         allowed_in: dict[Hashable, Words] = {
-            record: Lexicon(self.allow_list, {fold(word) for word in words})
-            for record, words in (vocabulary or {}).items()
+            record: Lexicon(self.allow_list, words) for record, words in own_words.items() if words
         }
         records: dict[Hashable, RecordIdentifiers] = {}
 
@@ -265,7 +272,7 @@ class TextScrubber:
         if known is None:
             ordinary = Lexicon(identifiers.allow_list, self.common_words)
             known = [
-                _with_next_names(start, end, found.entity, text, ordinary)
+                _with_next_names(start, end, found.entity, text, ordinary, self.given_names)
                 for start, end, found in identifiers.find(text, index)
             ]
         candidates += known
@@ -385,13 +392,21 @@ def _with_surname(span: Span, text: str, allow_list: Container[str]) -> Span:
 
 
 def _with_next_names(
-    start: int, end: int, entity: str, text: str, allow_list: Container[str]
+    start: int, end: int, entity: str, text: str, allow_list: Container[str], given_names: Container[str]
 ) -> tuple[int, int, str, int]:
     """A single known name word takes in the capitalised words right after it ('Lerato' of a record
-    that knows her, in 'Lerato Khumalo leads ...', which NER took for an organisation)."""
+    that knows her, in 'Lerato Khumalo leads ...', which NER took for an organisation), and a given name
+    right before it ('Ray' of 'used by Ray Chukwuemeka's group', though Ray is a tool too)."""
     if entity == "PERSON" and " " not in text[start:end]:
         end = _with_surname(Span(entity, start, end, 1.0), text, allow_list).end
+        before = _GIVEN_NAME_BEFORE.search(text, max(0, start - _LONGEST_GIVEN_NAME), start)
+        if before is not None and before.group(1) in given_names:
+            start = before.start(1)
     return (start, end, entity, 1)
+
+
+_LONGEST_GIVEN_NAME = 30
+_GIVEN_NAME_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(\p{Lu}\p{Ll}+)[^\S\n\r]+\Z")
 
 
 _LISTED_NAME = regex.compile(

@@ -185,25 +185,47 @@ class ToolJudge:
             return False
 
         person = span.entity == "PERSON"  # for a place, codes are parts of its address ('Apt 5B', 'H2W 1T2')
-
-        def is_tool(item: str) -> bool:
-            if (
-                person
-                and _PLAIN_ITEM.fullmatch(item)
-                and (
-                    _SOFTWARE_ITEM.search(item)
-                    or (_LOWER_CASE_WORD.fullmatch(item) and fold(item) not in self.english)
-                )
-            ):
-                return True  # digits inside a word ('Radare2', 'x64dbg'), a word in lower case ('osquery')
-            return named_by_allowed_words(item, allow_list, (), self.first_names) and not is_allowed(
-                item, self.common_words
-            )
-
         share = 1 / 2 if person else 1.0
         return in_tool_name(text, span.start, span.end, allow_list) or in_tool_list(
-            text, span.start, span.end, is_tool, share
+            text, span.start, span.end, lambda item: self.is_tool_item(item, allow_list, person), share
         )
+
+    def is_tool_item(self, item: str, allow_list: Container[str], shapes: bool = True) -> bool:
+        """An item of a list that is a tool: allowed words that are not all everyday ones, or (with
+        `shapes`) one or two words with letters and digits together ('Radare2', 'x64dbg') or a word in
+        lower case that is no English word ('osquery')."""
+        if (
+            shapes
+            and _PLAIN_ITEM.fullmatch(item)
+            and (
+                _SOFTWARE_ITEM.search(item)
+                or (_LOWER_CASE_WORD.fullmatch(item) and fold(item) not in self.english)
+            )
+        ):
+            return True
+        return named_by_allowed_words(item, allow_list, (), self.first_names) and not is_allowed(
+            item, self.common_words
+        )
+
+    def listed_tools(self, text: str, allow_list: Container[str]) -> set[str]:
+        """The folded single words of `text` listed as tools: items of a list of three or more on one
+        line of which half, and two at least, are tools, that are no given name ('Mockito' of 'Testing:
+        Espresso, XCTest, Mockito, MockK'). A record allows them in all its texts, so 'tested with
+        Mockito' elsewhere keeps it too."""
+        found: set[str] = set()
+        for line in _A_LINE.finditer(text):
+            items = [text[a:b].strip() for a, b in _items(text, line.start(), line.end())]
+            if len(items) < _FEWEST_ITEMS:
+                continue
+            tools = [self.is_tool_item(item, allow_list) for item in items]
+            if sum(tools) < max(_FEWEST_TOOLS, len(items) / 2):
+                continue
+            found |= {
+                fold(item)
+                for item, tool in zip(items, tools, strict=True)
+                if not tool and ONE_WORD.fullmatch(item) and item.title() not in self.given_names
+            }
+        return found
 
     def named_by_english_words(self, value: str, allow_list: Container[str]) -> bool:
         """Several words, each an English word and none a given name, one of them everyday or allowed:
@@ -245,7 +267,8 @@ _WORD = regex.compile(r"[\p{L}\p{N}][\p{L}\p{N}+#.&'\u2019-]*")
 _NOT_IN_A_NAME = regex.compile(r"[,;|/:()\[\]\u00b7\u2022\u25aa\u25e6\u2023\u2219\"]")
 """What separates a tool's name from the words around it."""
 _ITEM_SEPARATOR = regex.compile(r"[^\S\n]*[,;|/\u00b7\u2022\u25aa\u25e6\u2023\u2219][^\S\n]*")
-_LABEL = regex.compile(r"^[^:\n]{1,40}:[^\S\n]*")
+_LABEL = regex.compile(r"[^:\n]{1,40}:[^\S\n]*")
+_A_LINE = regex.compile(r"[^\n]+")
 """A line's label before its items ('Observability: ', 'Testowanie: ')."""
 _NEIGHBOURS = 2
 _FEWEST_ITEMS = 3
@@ -257,6 +280,18 @@ def _line(text: str, start: int, end: int) -> tuple[int, int]:
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     return line_start, len(text) if line_end < 0 else line_end
+
+
+def _items(text: str, line_start: int, line_end: int) -> list[tuple[int, int]]:
+    """The ranges of the items of a line (after its label), cut at list separators."""
+    label = _LABEL.match(text, line_start, line_end)
+    last = label.end() if label is not None else line_start
+    items: list[tuple[int, int]] = []
+    for separator in _ITEM_SEPARATOR.finditer(text, last, line_end):
+        items.append((last, separator.start()))
+        last = separator.end()
+    items.append((last, line_end))
+    return [(a, b) for a, b in items if text[a:b].strip()]
 
 
 def in_tool_name(text: str, start: int, end: int, allow_list: Container[str]) -> bool:
@@ -285,17 +320,7 @@ def in_tool_name(text: str, start: int, end: int, allow_list: Container[str]) ->
 def in_tool_list(text: str, start: int, end: int, is_tool: Callable[[str], bool], share: float) -> bool:
     """text[start:end] is a whole item of a list of at least three items on its line, and at least
     `share` of the other items, and two at least, are tools (`is_tool`)."""
-    line_start, line_end = _line(text, start, end)
-    line = text[line_start:line_end]
-    label = _LABEL.match(line)
-    offset = line_start + (label.end() if label is not None else 0)
-    items: list[tuple[int, int]] = []
-    last = offset
-    for separator in _ITEM_SEPARATOR.finditer(text, offset, line_end):
-        items.append((last, separator.start()))
-        last = separator.end()
-    items.append((last, line_end))
-    items = [(a, b) for a, b in items if text[a:b].strip()]
+    items = _items(text, *_line(text, start, end))
     if len(items) < _FEWEST_ITEMS:
         return False
     own = [(a, b) for a, b in items if a <= start and end <= b]

@@ -389,8 +389,8 @@ _DIGIT = regex.compile(r"\d")
 _LINE = regex.compile(r"[^\s|•;▪◦‣∙·](?:[^\n\r\t\v\f\u2028\u2029|•;▪◦‣∙·]|(?<=\S)·(?=\S))*(?<=[^\s|•;▪◦‣∙·])")
 """A run of an entity's text within one line and one item of a list: a middle dot between letters stays
 ('Col·lecció'), one with a space beside it separates."""
-_LOWER_CASE_ONLY = regex.compile(r"[^\p{Lu}\p{Lt}]*\p{Ll}[^\p{Lu}\p{Lt}]*")
-"""Text with a lower-case letter and no capital (not a caseless script: '田中')."""
+_LOWER_CASE_ONLY = regex.compile(r"\p{Ll}+(?:[^\S\n]\p{Ll}+)*")
+"""Words in lower case and nothing else: 'de datos', not 'ngawang.sherpa' (an account) nor '田中'."""
 _NAME_WORD = regex.compile(r"\p{L}+(?:[-\u2011]\p{L}+)*")
 """A word of a name, hyphenated parts together, a possessive left out."""
 

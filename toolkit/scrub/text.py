@@ -20,7 +20,7 @@ import regex
 from toolkit.scrub.engine import Engine, Span
 from toolkit.scrub.identifiers import RecordIdentifiers, WordIndex
 from toolkit.scrub.keys import Keyring
-from toolkit.scrub.tools import ONE_WORD, ToolJudge, is_allowed
+from toolkit.scrub.tools import ToolJudge, is_allowed
 from toolkit.text import DISGUISED_AT, INVISIBLE, WIDE_FORMS, Lexicon, Words, fold
 
 _MIN_SCORE = 0.5
@@ -104,16 +104,9 @@ class TextScrubber:
         kept_originals = [text for _, text in kept]
         items = [(record, _readable(text)) for record, text in items]
         kept = [(record, _readable(text)) for record, text in kept]
-        # A record's own technical words: those the caller knows (its skills, tags), and the single words
-        # its texts list among tools.
-        own_words: dict[Hashable, set[str]] = defaultdict(set)
-        for record, words in (vocabulary or {}).items():
-            own_words[record] |= {fold(word) for word in words}
-        for record, text in items:
-            if text:
-                own_words[record] |= self.tools.listed_tools(text, self.allow_list)
         allowed_in: dict[Hashable, Words] = {
-            record: Lexicon(self.allow_list, words) for record, words in own_words.items() if words
+            record: Lexicon(self.allow_list, {fold(word) for word in words})
+            for record, words in (vocabulary or {}).items()
         }
         records: dict[Hashable, RecordIdentifiers] = {}
 
@@ -167,7 +160,7 @@ class TextScrubber:
             for text, spans in extra.items():
                 found[(record, text)] = recognized[text] + spans
             if extra:
-                self._learn(records[record], extra, texts_of[record], from_ner=True)
+                self._learn(records[record], extra, texts_of[record])
         indexes = {record: identifiers.index() for record, identifiers in records.items()}
         result = TextScrubResult(texts=[])
         done: dict[tuple[Hashable, str], str] = {}
@@ -204,28 +197,12 @@ class TextScrubber:
         return self._replace(text, [], identifiers, index, result, original, found)
 
     def _learn(
-        self,
-        identifiers: RecordIdentifiers,
-        spans_of: Mapping[str, list[Span]],
-        texts: Iterable[str],
-        from_ner: bool = False,
+        self, identifiers: RecordIdentifiers, spans_of: Mapping[str, list[Span]], texts: Iterable[str]
     ) -> None:
-        """Add what was found in some of one record's texts (`texts`: all of them) to its identifiers.
-
-        A single word that NER alone took for a person ('linked with Jira via Xray') is replaced where it
-        was found but not looked for in the rest of the record, unless it is a given name: the small
-        model's guess is no proof, and one wrong guess would cost every mention of a tool."""
+        """Add what was found in some of one record's texts (`texts`: all of them) to its identifiers."""
         for text, spans in spans_of.items():
             for span in self._kept(spans, text, identifiers.allow_list):
-                value = text[span.start : span.end]
-                if (
-                    from_ner
-                    and span.entity == "PERSON"
-                    and ONE_WORD.fullmatch(value)
-                    and (value.title() not in self.given_names)
-                ):
-                    continue
-                identifiers.add_found(span.entity, value)
+                identifiers.add_found(span.entity, text[span.start : span.end])
         identifiers.link_contact_names(texts)
 
     def _needing_ner(self, texts: Iterable[str], identifiers: RecordIdentifiers) -> list[_Need]:

@@ -34,7 +34,7 @@ _SOFTWARE_ITEM = regex.compile(r"\p{L}\d|\d\p{L}(?<!\d(?:st|nd|rd|th))")
 _PLAIN_ITEM = regex.compile(r"[\p{L}\p{N}+#-]+(?: [\p{L}\p{N}+#.-]+)?")
 """An item of one or two words, no contact ('ada@…', 'github.com/ada2')."""
 _LOWER_CASE_WORD = regex.compile(r"\p{Ll}[\p{Ll}\p{N}.+#-]*")
-ONE_WORD = regex.compile(r"\p{Lu}[\p{L}\p{N}]+")
+_ONE_WORD = regex.compile(r"\p{Lu}[\p{L}\p{N}]+")
 """A capitalised word alone."""
 _LIST_JOINER = (
     r"(?:[^\S\n\r]*[,;|/\u00b7\u2022][^\S\n\r]*|[^\S\n\r]+"
@@ -207,26 +207,6 @@ class ToolJudge:
             item, self.common_words
         )
 
-    def listed_tools(self, text: str, allow_list: Container[str]) -> set[str]:
-        """The folded single words of `text` listed as tools: items of a list of three or more on one
-        line of which half, and two at least, are tools, that are no given name ('Mockito' of 'Testing:
-        Espresso, XCTest, Mockito, MockK'). A record allows them in all its texts, so 'tested with
-        Mockito' elsewhere keeps it too."""
-        found: set[str] = set()
-        for line in _A_LINE.finditer(text):
-            items = [text[a:b].strip() for a, b in _items(text, line.start(), line.end())]
-            if len(items) < _FEWEST_ITEMS:
-                continue
-            tools = [self.is_tool_item(item, allow_list) for item in items]
-            if sum(tools) < max(_FEWEST_TOOLS, len(items) / 2):
-                continue
-            found |= {
-                fold(item)
-                for item, tool in zip(items, tools, strict=True)
-                if not tool and ONE_WORD.fullmatch(item) and item.title() not in self.given_names
-            }
-        return found
-
     def named_by_english_words(self, value: str, allow_list: Container[str]) -> bool:
         """Several words, each an English word and none a given name, one of them everyday or allowed:
         a product or a job, not a person ('Power Pivot', 'Control Tower'; not 'Dean Chase', whose first
@@ -247,7 +227,7 @@ class ToolJudge:
         benchmarks') keeps it a name. With `both`, for places, it needs a tool on each side ('Grafana,
         Loki, Python'): a town listed after a tool ('Kubernetes, Berlin') is still replaced."""
         value = text[span.start : span.end]
-        if not ONE_WORD.fullmatch(value) or text.startswith(("'s", "\u2019s"), span.end):
+        if not _ONE_WORD.fullmatch(value) or text.startswith(("'s", "\u2019s"), span.end):
             return False
         before = _TOOL_BEFORE.search(text, max(0, span.start - _LOOK_BACK), span.start)
         after = _TOOL_AFTER.match(text, span.end)
@@ -268,7 +248,6 @@ _NOT_IN_A_NAME = regex.compile(r"[,;|/:()\[\]\u00b7\u2022\u25aa\u25e6\u2023\u221
 """What separates a tool's name from the words around it."""
 _ITEM_SEPARATOR = regex.compile(r"[^\S\n]*[,;|/\u00b7\u2022\u25aa\u25e6\u2023\u2219][^\S\n]*")
 _LABEL = regex.compile(r"[^:\n]{1,40}:[^\S\n]*")
-_A_LINE = regex.compile(r"[^\n]+")
 """A line's label before its items ('Observability: ', 'Testowanie: ')."""
 _NEIGHBOURS = 2
 _FEWEST_ITEMS = 3

@@ -1,4 +1,4 @@
-"""Write rules/vocabularies/address_words.yaml: the words of addresses in 60 languages (street types,
+"""Write rules/vocabularies/address_words.yaml: the words of addresses in 61 languages (street types,
 units, floors, buildings, entrances, staircases, house-number words, post offices, compass points), as
 libpostal's dictionaries (MIT, openvenues/libpostal, resources/dictionaries/<language>/) list them.
 
@@ -25,7 +25,7 @@ DICTIONARIES = (
     "directionals", "unit_directions", "house_numbers", "qualifiers",
 )  # fmt: skip
 HEADER = """\
-# Words of addresses in 60 languages: street types ('rua', 'ul', 'straße', 'ул'), units, floors, buildings,
+# Words of addresses in 61 languages: street types ('rua', 'ul', 'straße', 'ул'), units, floors, buildings,
 # entrances, staircases, house-number words ('no', 'nr', 'д'), post offices and compass points. A street
 # address found in a line is widened over the parts written with it ('Str. Lazăr nr. 24, ap. 9, 300081
 # Timișoara'): numbers, capitalised words, and these words when a number or a capitalised word follows.

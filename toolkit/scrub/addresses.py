@@ -25,7 +25,7 @@ _ITEM_END = regex.compile(r"[\n\r\t\v\f\u2028\u2029|•;▪◦‣∙\uff1a]|(?<!
 """What ends the line item an address is written in: a line break, a list's separator, a tab or a wide gap
 (a table flattened to text), a full-width colon (after '住所')."""
 _TOKEN = regex.compile(r"[^\s,()\[\]\"\u201c\u201d\u00ab\u00bb]+")
-_ELISION = regex.compile(r"^(?i:d|l|dell|dall|nell|sull|all|degli|dell)['\u2019](?=\p{L})")
+_ELISION = regex.compile(r"^(?i:d|l|dell|dall|nell|sull|all|degli)['\u2019](?=\p{L})")
 """An elided article before a name ('l'Esplanade', 'd'Italia'): the name decides."""
 _DASH = regex.compile(r"[-\u2010-\u2015]+")
 _DIGITS = regex.compile(r"\d")

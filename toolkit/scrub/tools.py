@@ -297,8 +297,9 @@ def in_tool_name(text: str, start: int, end: int, allow_list: Container[str]) ->
 
 
 def in_tool_list(text: str, start: int, end: int, is_tool: Callable[[str], bool], share: float) -> bool:
-    """text[start:end] is a whole item of a list of at least three items on its line, and at least
-    `share` of the other items, and two at least, are tools (`is_tool`)."""
+    """text[start:end] is an item of a list of at least three items on its line, or lies inside one of at
+    most three words ('Zeek' of 'Zeek IDS'), and at least `share` of the other items, and two at least,
+    are tools (`is_tool`)."""
     items = _items(text, *_line(text, start, end))
     if len(items) < _FEWEST_ITEMS:
         return False

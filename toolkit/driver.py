@@ -63,7 +63,20 @@ from toolkit.publish import (
 )
 from toolkit.risk import RiskPlan, plan_risk
 from toolkit.risk.phrases import PHRASE_SCHEMA, PhraseFinder, PhraseRewriter, phrase_keys
-from toolkit.rules import ParsingRules, PrivacyRules, QualityRules, RiskRules
+from toolkit.risk.runs import (
+    Cells,
+    ColumnFigures,
+    OkSets,
+    allowed_sets,
+    cells_of,
+    cut_tables,
+    level_keys,
+    ok_runs,
+    shared_keys,
+    text_report,
+    withhold,
+)
+from toolkit.rules import ParsingRules, PrivacyRules, QualityRules, RiskRules, TextRules
 from toolkit.scrub import RELEASED_TABLES
 from toolkit.scrub.keys import Keyring
 from toolkit.verify import NameIndex
@@ -119,6 +132,8 @@ class JobOutcome:
     released_rows: dict[str, int] = field(default_factory=dict)
     risk: RiskPlan | None = None
     """The risk pass's plan, when it ran (only after verification stayed within its budget)."""
+    text: dict[str, Any] | None = None
+    """The text pass's report section, when it ran."""
 
     @property
     def blocked(self) -> bool:
@@ -290,6 +305,100 @@ def _finder(risk: RiskRules, privacy: PrivacyRules) -> PhraseFinder:
     return _FINDER[0][1]
 
 
+_TEXT_OK: dict[tuple[Path, int], OkSets] = {}
+_TEXT_GONE: dict[Path, pl.Series] = {}
+_TEXT_KEYS_PER_BUCKET = 4_000_000
+"""Rows of (person, key) a level's merge counts at once: bounds the driver's memory (hash ranges)."""
+
+
+@dataclass(frozen=True)
+class _TextTask:
+    batch: int
+    level: int
+    withheld: dict[str, list[int]]
+    """Per table, the rows of this batch's part that the risk plan withholds."""
+
+
+def _released_batch(
+    folder: Path, work: Path, task: _TextTask, tables: Sequence[str]
+) -> dict[str, pl.DataFrame]:
+    """This batch's released parts of `tables`, and per table the mask of the rows the release keeps."""
+    gone_file = folder / "suppressed.parquet"
+    if gone_file not in _TEXT_GONE:
+        _TEXT_GONE.clear()
+        _TEXT_GONE[gone_file] = pl.read_parquet(gone_file).get_column("profile_id")
+    gone = _TEXT_GONE[gone_file].implode()
+    frames = {}
+    for table in tables:
+        part = _part(work / "release", table, task.batch)
+        if part.exists():
+            frame = pl.read_parquet(part)
+            rows = pl.Series(task.withheld.get(table, []), dtype=pl.UInt32).implode()
+            kept = frame.with_row_index("_row").select(
+                ~pl.col("profile_id").is_in(gone) & ~pl.col("_row").is_in(rows)
+            )
+            frames[table] = frame.with_columns(kept.to_series().alias("_released"))
+    return frames
+
+
+def _text_ok(folder: Path, levels: int) -> OkSets:
+    """The ok runs of levels 1..`levels` (what the driver merged), once per process and level."""
+    if (folder, levels) not in _TEXT_OK:
+        _TEXT_OK.clear()
+        runs = {
+            n: pl.read_parquet(folder / f"ok-{n}.parquet").get_column("key") for n in range(1, levels + 1)
+        }
+        cells = pl.read_parquet(folder / "cells.parquet").get_column("key")
+        terms = pl.read_parquet(folder / "terms.parquet").get_column("key")
+        _TEXT_OK[(folder, levels)] = OkSets(runs, cells, terms)
+    return _TEXT_OK[(folder, levels)]
+
+
+def _text_keys_task(task: _TextTask) -> int:
+    """One level's (person, key) pairs of one batch's released text; the words are read once (level 1)."""
+    state = _state()
+    text = _text_rules(state)
+    folder = state.staging / "text"
+    cells_file = _part(folder, "words", task.batch)
+    if task.level == 1:
+        columns = text.columns("k_anonymous")
+        tables = _released_batch(folder, state.staging, task, sorted({c.partition(".")[0] for c in columns}))
+        released = {table: frame.filter("_released").drop("_released") for table, frame in tables.items()}
+        cells = cells_of(released, columns)
+        _write_part(cells.frame.select("cell", "person", "words"), cells_file)
+        ok = None
+    else:
+        cells = Cells(pl.read_parquet(cells_file))
+        ok = _text_ok(folder, task.level - 1)
+    _write_part(level_keys(cells, task.level, ok), _part(folder, f"level-{task.level}", task.batch))
+    return task.batch
+
+
+def _text_cut_task(task: _TextTask) -> tuple[dict[str, ColumnFigures], list[str]]:
+    """Cut (and withhold) one batch's released text in place; the figures and fingerprints of its
+    released rows."""
+    state = _state()
+    text = _text_rules(state)
+    folder = state.staging / "text"
+    columns = text.columns("k_anonymous")
+    tables = _released_batch(folder, state.staging, task, sorted({c.partition(".")[0] for c in text.modes}))
+    masks = {table: frame.get_column("_released") for table, frame in tables.items()}
+    frames = {table: frame.drop("_released") for table, frame in tables.items()}
+    cut = cut_tables(frames, text, columns, _text_ok(folder, text.max_run), masks)
+    for table, frame in withhold(cut.tables, text.columns("drop")).items():
+        part = _part(state.staging / "release", table, task.batch)
+        _write_part(frame, part.with_suffix(".cut"))
+        part.with_suffix(".cut").replace(part)
+    return cut.figures, list(cut.fingerprints.values())
+
+
+def _text_rules(state: _WorkerState) -> TextRules:
+    risk = state.rules.risk
+    assert risk is not None, "only the whole job runs the text pass"
+    assert risk.text is not None, "only the whole job runs the text pass"
+    return risk.text
+
+
 # --- the driver side ---------------------------------------------------------------------------------
 
 _T = TypeVar("_T")
@@ -340,6 +449,8 @@ class _Workers:
         _NAMES.clear()
         _FINDER.clear()
         _REWRITER.clear()
+        _TEXT_OK.clear()
+        _TEXT_GONE.clear()
 
 
 @contextlib.contextmanager
@@ -743,12 +854,21 @@ def _run_phases(
         plan = plan_risk(released, rules.risk, phrases, _finder(rules.risk, privacy), distinct)
         written = plan.written
         _collect_risk_suppressed(released, plan, private_stage)
-        if written and plan.rewriter is not None:
-            # A fresh pool: the workers of phase 2 hold spaCy, and the plan's memory should not come on
-            # top of theirs; finding phrases needs no model.
-            rewriting = max(1, min(workers, plan.persons // REWRITE_PER_WORKER))
-            with _Workers(rewriting, state) as rewriters:
+    text_rules = rules.risk.text if rules.risk is not None else None
+    text_report_ = None
+    if written and ((plan is not None and plan.rewriter is not None) or (text_rules and text_rules.enabled)):
+        # A fresh pool: the workers of phase 2 hold spaCy, and the plan's memory should not come on
+        # top of theirs; finding phrases and runs needs no model.
+        persons = plan.persons if plan is not None else stats.verification.persons_checked
+        rewriting = max(1, min(workers, persons // REWRITE_PER_WORKER))
+        with _Workers(rewriting, state) as rewriters:
+            if plan is not None and plan.rewriter is not None:
                 _rewrite_in_workers(rewriters, plan, work, len(rows_before), settings)
+            if text_rules is not None and text_rules.enabled:
+                assert rules.risk is not None
+                text_report_ = _text_pass(
+                    rewriters, plan, work, len(rows_before), rules.risk.k, text_rules, privacy, settings
+                )
     if written:
         for table in RELEASED_TABLES:
             target = release_stage / f"{table}.parquet"
@@ -765,7 +885,90 @@ def _run_phases(
         written=written,
         released_rows=released_rows,
         risk=plan,
+        text=text_report_,
     )
+
+
+def _text_pass(
+    pool: _Workers,
+    plan: RiskPlan | None,
+    work: Path,
+    batches: int,
+    k: int,
+    rules: TextRules,
+    privacy: PrivacyRules,
+    settings: JobSettings,
+) -> dict[str, Any]:
+    """k-anonymous text (`toolkit.risk.runs`) over the staged release: each level's keys counted in the
+    workers, merged here (in hash ranges, so memory stays bounded), then the text cut in the workers."""
+    folder = work / "text"
+    folder.mkdir(parents=True, exist_ok=True)
+    gone = sorted(plan.suppressed) if plan is not None else []
+    _write_part(
+        pl.DataFrame({"profile_id": gone}, schema={"profile_id": pl.String}), folder / "suppressed.parquet"
+    )
+    withheld = _withheld_per_batch(work, plan, batches)
+    allowed, terms = allowed_sets(privacy, rules.max_run)
+    _write_part(terms.to_frame("key"), folder / "terms.parquet")
+    distinct = _ids_in_several_batches(work / "release").is_empty()
+    with Progress(batches * (rules.max_run + 1), "text", enabled=settings.progress) as tick:
+        for level in range(1, rules.max_run + 1):
+            tasks = [_TextTask(batch, level, withheld[batch]) for batch in range(batches)]
+            for _ in pool.map(_text_keys_task, tasks):
+                tick(1)
+            parts = sorted((folder / f"level-{level}").glob("part-*.parquet"))
+            keys = (
+                pl.scan_parquet(parts)
+                if parts
+                else pl.LazyFrame(schema={"person": pl.String, "key": pl.UInt64})
+            )
+            rows = int(keys.select(pl.len()).collect().item())
+            shared = shared_keys(keys, k, distinct, buckets=1 + rows // _TEXT_KEYS_PER_BUCKET)
+            if level == 1:
+                _write_part(shared.to_frame("key"), folder / "cells.parquet")
+            _write_part(ok_runs(shared, allowed.get(level)).to_frame("key"), folder / f"ok-{level}.parquet")
+            shutil.rmtree(folder / f"level-{level}", ignore_errors=True)
+        figures: dict[str, ColumnFigures] = {}
+        fingerprints: list[str] = []
+        for batch_figures, batch_fingerprints in pool.map(
+            _text_cut_task, [_TextTask(batch, 0, withheld[batch]) for batch in range(batches)]
+        ):
+            for column, found in batch_figures.items():
+                figures.setdefault(column, ColumnFigures()).merge(found)
+            fingerprints += batch_fingerprints
+            tick(1)
+    persons = (plan.persons - len(plan.suppressed)) if plan is not None else _persons_released(work)
+    return text_report(rules, k, figures, fingerprints, persons)
+
+
+def _withheld_per_batch(work: Path, plan: RiskPlan | None, batches: int) -> list[dict[str, list[int]]]:
+    """Per batch and table, the rows of the batch's part that the plan withholds (it numbers the rows of
+    all parts in batch order)."""
+    found: list[dict[str, list[int]]] = [{} for _ in range(batches)]
+    if plan is None:
+        return found
+    for table, rows in plan.withheld.items():
+        if not rows.len():
+            continue
+        heights = [
+            int(pl.scan_parquet(part).select(pl.len()).collect().item()) if part.exists() else 0
+            for part in (_part(work / "release", table, batch) for batch in range(batches))
+        ]
+        offset = 0
+        wanted = rows.sort()
+        for batch, height in enumerate(heights):
+            mine = wanted.filter((wanted >= offset) & (wanted < offset + height)) - offset
+            if mine.len():
+                found[batch][table] = mine.cast(pl.Int64).to_list()
+            offset += height
+    return found
+
+
+def _persons_released(work: Path) -> int:
+    parts = sorted((work / "release" / "profiles").glob("part-*.parquet"))
+    if not parts:
+        return 0
+    return int(pl.scan_parquet(parts).select(pl.col("profile_id").n_unique()).collect().item())
 
 
 def _collect_private(work: Path, private_stage: Path) -> pl.DataFrame:

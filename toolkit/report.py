@@ -137,7 +137,8 @@ def job_envelope(
             ],
         },
         "risk": outcome.risk.to_json() if outcome.risk is not None else {"ran": False},
-        "anonymized": outcome.risk is not None,
+        "text": outcome.text if outcome.text is not None else {"ran": False},
+        "anonymized": outcome.risk is not None and outcome.text is not None,
         "release": {
             "written": outcome.written,
             # The release names itself only (an absolute --out may hold a home folder's user name).

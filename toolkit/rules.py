@@ -822,6 +822,44 @@ class PhraseRules(_Frozen):
         return types
 
 
+TextMode = Literal["k_anonymous", "drop", "scrubbed"]
+
+
+class TextFile(_Frozen):
+    """`text` of `rules/risk.yaml`: k-anonymous text (`toolkit.risk.runs`)."""
+
+    enabled: bool = Field(
+        default=True, description="false: text is released as the scrubber left it, and the card says so."
+    )
+    max_run: int = Field(
+        default=5, ge=1, le=12, description="The longest run of words kept unless k persons share the cell."
+    )
+    columns: dict[str, TextMode] = Field(
+        default_factory=dict,
+        description="`table.column` -> k_anonymous | drop | scrubbed; every other released text column "
+        "outside the views is k_anonymous.",
+    )
+    follows: dict[str, str] = Field(
+        default_factory=dict,
+        description="A text column -> the column whose value it repeats (a repository's description): "
+        "released only where that column is released as it is, else withheld.",
+    )
+
+
+class TextRules(_Frozen):
+    """The text pass's resolved columns: every released text column outside the risk views, by mode."""
+
+    enabled: bool
+    max_run: int
+    modes: dict[str, TextMode]
+    """`table.column` -> its mode, for every column the pass governs."""
+    withheld_by: dict[str, str] = Field(default_factory=dict)
+    """Columns withheld because the column they follow is not released as it is -> that column."""
+
+    def columns(self, mode: TextMode) -> list[str]:
+        return sorted(column for column, its in self.modes.items() if its == mode)
+
+
 class RiskFile(_Frozen):
     """`rules/risk.yaml`: attacker views, their target k, the suppression budget, and the ladders."""
 
@@ -849,6 +887,7 @@ class RiskFile(_Frozen):
     views: dict[str, View] = Field(min_length=1)
     ladders: dict[str, tuple[Step, ...]] = Field(default_factory=dict)
     phrases: PhraseRules
+    text: TextFile = Field(default_factory=TextFile)
 
 
 class RiskRules(_Frozen):
@@ -864,6 +903,7 @@ class RiskRules(_Frozen):
     """`table.column` -> its steps; every column of a view has one (empty: only withholding is left)."""
     classifications: dict[str, Classification]
     phrases: PhraseRules | None = None
+    text: TextRules | None = None
 
     def target(self, view: View) -> int:
         return view.k or self.k
@@ -871,6 +911,42 @@ class RiskRules(_Frozen):
     def column_k(self, column: str) -> int:
         """The largest target among the views that read `column` (what `frequent` counts against)."""
         return max(self.target(view) for view in self.views.values() if column in view.columns)
+
+
+def _text_rules(risk: RiskFile, policy: PrivacyPolicy, viewed: set[str], shown: str) -> TextRules:
+    """Every released text column (kept or scrubbed text, a value or a list) that no risk view reads (the
+    views guard their own columns; with the risk pass off, the text pass governs them too), by mode:
+    named, or k_anonymous. A column named that the pass cannot govern is an error."""
+    from toolkit.model import TABLE_SCHEMAS
+
+    text_types = (pl.String(), pl.List(pl.String()))
+    governed: dict[str, TextMode] = {}
+    for table, actions in policy.tables.items():
+        for name, action in actions.items():
+            column = f"{table}.{name}"
+            is_text = TABLE_SCHEMAS[table][name] in text_types
+            guarded = risk.enabled and column in viewed
+            if is_text and action.partition(":")[0] in ("keep", "scrub") and not guarded:
+                governed[column] = "k_anonymous"
+    for column, mode in risk.text.columns.items():
+        if column not in governed:
+            why = "read by a risk view, which guards it" if column in viewed else "not released text"
+            raise RulesError(shown, f"text.columns.{column}", f"{column!r} is {why}")
+        governed[column] = mode
+    withheld_by: dict[str, str] = {}
+    for column, followed in risk.text.follows.items():
+        if column not in governed:
+            raise RulesError(shown, f"text.follows.{column}", f"{column!r} is not text the pass governs")
+        followed_table, _, followed_name = followed.partition(".")
+        action = policy.tables.get(followed_table, {}).get(followed_name)  # type: ignore[call-overload]
+        if action is None:
+            raise RulesError(shown, f"text.follows.{column}", f"{followed!r} is no column of the policy")
+        if action != "keep" or (risk.enabled and risk.ladders.get(followed)):
+            governed[column] = "drop"
+            withheld_by[column] = followed
+    return TextRules(
+        enabled=risk.text.enabled, max_run=risk.text.max_run, modes=governed, withheld_by=withheld_by
+    )
 
 
 def load_risk_rules(rules_dir: Path | None = None) -> RiskRules:
@@ -947,6 +1023,7 @@ def load_risk_rules(rules_dir: Path | None = None) -> RiskRules:
     return RiskRules(
         enabled=risk.enabled,
         phrases=risk.phrases,
+        text=_text_rules(risk, policy, viewed, shown),
         k=risk.k,
         max_suppressed=risk.max_suppressed,
         max_withheld_items=risk.max_withheld_items,

@@ -179,8 +179,9 @@ class Release:
     Persons in whose rows verification still found an identifier are not in `tables`: they are counted
     in `verification.suppressed` (by source profile_id: private). Then the re-identification risk pass of
     `rules/risk.yaml` has coarsened the quasi-identifiers, rewritten rare phrases and suppressed the
-    persons still below target (`risk`: its report, None when `enabled: false`). The release is `safe`
-    while both stay within their budgets.
+    persons still below target (`risk`: its report, None when `enabled: false`), and the text pass has cut
+    every run of words fewer than k persons hold (`text`). The release is `safe` while verification and
+    the risk pass stay within their budgets.
     """
 
     tables: dict[str, pl.DataFrame]
@@ -190,6 +191,8 @@ class Release:
     budget: int
     """How many persons verification may suppress before the release is blocked."""
     risk: dict[str, object] | None = None
+    text: dict[str, object] | None = None
+    """The k-anonymous text pass's report (`toolkit.risk.runs`), None when `text.enabled: false`."""
 
     @property
     def safe(self) -> bool:
@@ -242,18 +245,27 @@ def anonymize(
     budget = int(rules.policy.verification.max_suppressed * profiles.profiles.height)
     actions = [action.to_json() for action in anonymized.actions]
     risk_rules = load_risk_rules(rules_dir)
-    if not risk_rules.enabled or risk_rules.phrases is None:
-        return Release(tables, verification, actions, budget)
-    from toolkit.risk import plan_risk
-    from toolkit.risk.phrases import PhraseFinder, phrase_keys
+    risk: dict[str, object] | None = None
+    if risk_rules.enabled and risk_rules.phrases is not None:
+        from toolkit.risk import plan_risk
+        from toolkit.risk.phrases import PhraseFinder, phrase_keys
 
-    finder = PhraseFinder(risk_rules.phrases, rules)
-    phrases = phrase_keys(tables, risk_rules.phrases, finder).lazy()
-    lazy = {name: frame.lazy() for name, frame in tables.items()}
-    plan = plan_risk(lazy, risk_rules, phrases, finder, phrases_distinct=True)  # one batch's: distinct
-    if plan.written:
+        finder = PhraseFinder(risk_rules.phrases, rules)
+        phrases = phrase_keys(tables, risk_rules.phrases, finder).lazy()
+        lazy = {name: frame.lazy() for name, frame in tables.items()}
+        plan = plan_risk(lazy, risk_rules, phrases, finder, phrases_distinct=True)  # one batch's: distinct
+        risk = plan.to_json()
+        if not plan.written:
+            return Release(tables, verification, actions, budget, risk)
         tables = {name: plan.apply(name, frame.lazy()).collect() for name, frame in tables.items()}
-    return Release(tables, verification, actions, budget, plan.to_json())
+    text = None
+    if risk_rules.text is not None and risk_rules.text.enabled:
+        from toolkit.risk.runs import allowed_sets, anonymize_text
+
+        function_words = risk_rules.phrases.function_words if risk_rules.phrases else ()
+        allowed, terms = allowed_sets(rules, risk_rules.text.max_run, function_words)
+        tables, text = anonymize_text(tables, risk_rules.text, risk_rules.k, allowed, terms)
+    return Release(tables, verification, actions, budget, risk, text)
 
 
 @_public

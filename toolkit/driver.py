@@ -867,7 +867,7 @@ def _run_phases(
             if text_rules is not None and text_rules.enabled:
                 assert rules.risk is not None
                 text_report_ = _text_pass(
-                    rewriters, plan, work, len(rows_before), rules.risk.k, text_rules, privacy, settings
+                    rewriters, plan, work, len(rows_before), rules.risk, text_rules, privacy, settings
                 )
     if written:
         for table in RELEASED_TABLES:
@@ -894,7 +894,7 @@ def _text_pass(
     plan: RiskPlan | None,
     work: Path,
     batches: int,
-    k: int,
+    risk: RiskRules,
     rules: TextRules,
     privacy: PrivacyRules,
     settings: JobSettings,
@@ -903,12 +903,14 @@ def _text_pass(
     workers, merged here (in hash ranges, so memory stays bounded), then the text cut in the workers."""
     folder = work / "text"
     folder.mkdir(parents=True, exist_ok=True)
+    k = risk.k
+    function_words = risk.phrases.function_words if risk.phrases is not None else ()
     gone = sorted(plan.suppressed) if plan is not None else []
     _write_part(
         pl.DataFrame({"profile_id": gone}, schema={"profile_id": pl.String}), folder / "suppressed.parquet"
     )
     withheld = _withheld_per_batch(work, plan, batches)
-    allowed, terms = allowed_sets(privacy, rules.max_run)
+    allowed, terms = allowed_sets(privacy, rules.max_run, function_words)
     _write_part(terms.to_frame("key"), folder / "terms.parquet")
     distinct = _ids_in_several_batches(work / "release").is_empty()
     with Progress(batches * (rules.max_run + 1), "text", enabled=settings.progress) as tick:

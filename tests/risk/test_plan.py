@@ -160,7 +160,9 @@ def test_no_planted_rare_phrase_or_identifier_survives_a_scrape_like_release(tmp
     assert rare_phrases_found(out, phrases) == []
     metrics = evaluate(out, docs)
     assert metrics.identifiers_surviving == []
-    assert metrics.technical_rate >= 0.9
+    # Repository descriptions follow the pseudonymized repository and are withheld (rules/risk.yaml, text:
+    # follows): with them 93% of technical words remained on this set, without them 80%.
+    assert metrics.technical_rate >= 0.75
     report = json.loads((out / "report.json").read_text())
     assert report["counts"]["profiles"] - report["risk"]["suppressed"] >= 0.9 * report["counts"]["profiles"]
 

@@ -29,6 +29,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import polars as pl
 
@@ -303,7 +304,7 @@ def _cut(
     out: list[str] = []
     runs: list[str] = []
     at = 0
-    cut_before = False
+    cut_before = MARKER in "".join(pieces[: starts[0]])  # a marker of an earlier pass stays
     while at < len(words):
         length = min(lengths[at], max_run, len(words) - at)
         if length == 0:
@@ -318,7 +319,7 @@ def _cut(
         at += length
     if not out:
         return None, [], False
-    if cut_before:
+    if cut_before or MARKER in "".join(pieces[starts[-1] + 1 :]):
         out.append(MARKER)
     return " ".join(out), runs, False
 
@@ -358,11 +359,15 @@ def _put(frame: pl.DataFrame, name: str, cells: pl.DataFrame) -> pl.DataFrame:
     return joined.with_columns(pl.col("_new").alias(name)).drop("_row", "_new")
 
 
-def allowed_sets(privacy: PrivacyRules, max_run: int) -> tuple[dict[int, pl.Series], pl.Series]:
+def allowed_sets(
+    privacy: PrivacyRules, max_run: int, function_words: Iterable[str] = ()
+) -> tuple[dict[int, pl.Series], pl.Series]:
     """Per length, the keys of runs allowed without a count (allowed terms, technical or everyday single
-    words), and the keys of the technical single words that may stand alone."""
+    words), and the keys of the single words that may stand alone: allowed terms, less `function_words`
+    (a tool list of the allow-list may hold 'a' or 'he')."""
     allowed = OkSets.allowed(privacy.allow_list | privacy.common_words, max_run)
-    terms = OkSets.allowed(privacy.allow_list, 1).get(1, pl.Series("key", [], pl.UInt64))
+    alone = privacy.allow_list - {word.lower() for word in function_words}
+    terms = OkSets.allowed(alone, 1).get(1, pl.Series("key", [], pl.UInt64))
     return allowed, terms
 
 
@@ -390,7 +395,7 @@ def anonymize_text(
     k: int,
     allowed: Mapping[int, pl.Series],
     terms: pl.Series,
-) -> tuple[dict[str, pl.DataFrame], dict[str, object]]:
+) -> tuple[dict[str, pl.DataFrame], dict[str, Any]]:
     """The whole pass over tables held in memory (every row released, each person in them once): the
     tables with their text cut and withheld, and the report's `text` section."""
     columns = rules.columns("k_anonymous")
@@ -414,7 +419,7 @@ def text_report(
     figures: Mapping[str, ColumnFigures],
     fingerprints: Iterable[str],
     persons: int,
-) -> dict[str, object]:
+) -> dict[str, Any]:
     """The report's `text` section: per column its mode and figures, and the residual."""
     columns: dict[str, object] = {}
     for column, mode in sorted(rules.modes.items()):

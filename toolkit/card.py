@@ -113,6 +113,7 @@ def card_facts(envelope: Mapping[str, Any]) -> dict[str, Any]:
         "risk_budget": int(risk.get("budget", 0)) if ran else 0,
         "risk_target_met": bool(risk.get("target_met", True)) if ran else True,
         "phrases": _phrases(risk.get("phrases", {})) if ran else [],
+        "text": _text(envelope.get("text", {"ran": False})),
         "entities": {str(kind): int(count) for kind, count in privacy["entities_replaced"].items()},
         "verification": _verification(envelope["verification"]),
         "key": {
@@ -245,6 +246,32 @@ def _phrases(phrases: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
         {"type": str(kind), "kept": int(counts["kept"]), "replaced": int(counts["replaced"])}
         for kind, counts in sorted(phrases.items())
     ]
+
+
+def _text(text: Mapping[str, Any]) -> dict[str, Any]:
+    """The k-anonymous text pass: per column its mode and what it kept, the verbatim columns, the residual."""
+    if not text.get("ran"):
+        return {"ran": False, "columns": [], "verbatim": [], "unique_share": 0.0}
+    columns = [
+        {
+            "column": str(column),
+            "mode": str(entry["mode"]),
+            "words_kept": int(entry.get("words_kept", 0)),
+            "words_cut": int(entry.get("words_cut", 0)),
+            "persons": int(entry.get("persons_with_text_kept", 0)),
+            "longest": int(entry.get("longest_kept_run", 0)),
+            "follows": str(entry.get("follows", "")),
+        }
+        for column, entry in sorted(text["columns"].items())
+    ]
+    return {
+        "ran": True,
+        "k": int(text["k"]),
+        "max_run": int(text["max_run"]),
+        "columns": columns,
+        "verbatim": [column["column"] for column in columns if column["mode"] == "scrubbed"],
+        "unique_share": float(text["residual"]["unique_share"]),
+    }
 
 
 def _verification(verification: Mapping[str, Any]) -> dict[str, Any]:

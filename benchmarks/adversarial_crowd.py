@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -59,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         cells = release_cells(release)
         report = json.loads((release / "report.json").read_text(encoding="utf-8"))
-    survivors = []
+    survivors: list[dict[str, Any]] = []
     for name, cls, planted in cases:
         for value in planted:
             where = sorted({column for column, text in cells if fold(value) in text})
@@ -75,11 +76,14 @@ def main(argv: list[str] | None = None) -> int:
         "suppressed_by_risk": report["risk"].get("suppressed", 0),
         "survivors": survivors,
     }
-    print(f"{len(survivors)} of {total} planted values survive ({len(cases)} cases in a crowd; "
-          f"{figures['persons']} persons, {figures['suppressed_by_verification']} suppressed by verification, "
-          f"{figures['suppressed_by_risk']} by the risk pass)")  # fmt: skip
+    print(
+        f"{len(survivors)} of {total} planted values survive ({len(cases)} cases in a crowd; "
+        f"{figures['persons']} persons, {figures['suppressed_by_verification']} suppressed by "
+        f"verification, {figures['suppressed_by_risk']} by the risk pass)"
+    )
     for found in survivors:
-        print(f"  {found['class']:<16} {found['case']:<48} {found['string']!r} in {', '.join(found['where'])}")
+        shown = ", ".join(found["where"])
+        print(f"  {found['class']:<16} {found['case']:<48} {found['string']!r} in {shown}")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2, ensure_ascii=False), encoding="utf-8")
     return 0

@@ -46,11 +46,6 @@ _CELL_PREFIX = "\x1f"
 KEY_SCHEMA: dict[str, pl.DataType] = {"person": pl.String(), "key": pl.UInt64()}
 
 
-def text_key(words: Sequence[str]) -> int:
-    """The key of a run of (lower-cased) words, as `level_keys` computes it: for tests and vocabularies."""
-    return int(pl.Series([" ".join(words)]).hash(_SEED)[0])
-
-
 def words_of(text: str) -> list[str]:
     """The words of `text`, lower-cased, as the pass reads them."""
     pieces = pl.Series([text]).str.extract_all(_PIECE).explode()
@@ -463,7 +458,6 @@ __all__: Sequence[str] = (
     "level_keys",
     "ok_runs",
     "shared_keys",
-    "text_key",
     "text_report",
     "withhold",
     "words_of",

@@ -161,7 +161,7 @@ def load_suite(cases_dir: Path, manifest: Path | None = None) -> list[Case]:
 
 
 def rules_without_risk(source: Path, into: Path) -> Path:
-    """A copy of the rules folder with `enabled: false` in its risk.yaml."""
+    """A copy of the rules folder with the risk and text passes off (`enabled: false` in its risk.yaml)."""
     target = into / "rules"
     shutil.copytree(source, target)
     risk = target / "risk.yaml"
@@ -175,7 +175,9 @@ def rules_without_risk(source: Path, into: Path) -> Path:
     if not isinstance(data, dict) or data.get("enabled") is not False:  # a flow mapping or the like
         data = yaml.safe_load(text)
         data["enabled"] = False
-        edited = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    # The text pass too: alone, a case's person shares no run with k persons, and all text would go.
+    data.setdefault("text", {})["enabled"] = False
+    edited = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
     risk.write_text(edited, encoding="utf-8")
     return target
 

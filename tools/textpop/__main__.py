@@ -1,0 +1,3 @@
+from tools.textpop.generate import main
+
+main()

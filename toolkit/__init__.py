@@ -18,7 +18,7 @@ import polars as pl
 
 from toolkit._version import __version__
 from toolkit.errors import JobFault, RejectReason, RulesError, ToolkitError, UsageError
-from toolkit.model import TABLE_SCHEMAS, ProfileSet
+from toolkit.model import TABLE_SCHEMAS, TERMS_TABLE, ProfileSet
 from toolkit.parse import parse_paths
 from toolkit.rules import load_parsing_rules, load_privacy_rules, load_quality_rules, load_risk_rules
 
@@ -245,6 +245,13 @@ def anonymize(
     budget = int(rules.policy.verification.max_suppressed * profiles.profiles.height)
     actions = [action.to_json() for action in anonymized.actions]
     risk_rules = load_risk_rules(rules_dir)
+    text_rules = risk_rules.text if risk_rules.text is not None and risk_rules.text.enabled else None
+    function_words = risk_rules.phrases.function_words if risk_rules.phrases else ()
+    if text_rules is not None:
+        from toolkit.risk.runs import term_rows, term_vocabulary
+
+        vocabulary = term_vocabulary(rules, text_rules.max_run, function_words)
+        tables[TERMS_TABLE] = term_rows(tables, text_rules.terms_from, vocabulary)
     risk: dict[str, object] | None = None
     if risk_rules.enabled and risk_rules.phrases is not None:
         from toolkit.risk import plan_risk
@@ -259,12 +266,11 @@ def anonymize(
             return Release(tables, verification, actions, budget, risk)
         tables = {name: plan.apply(name, frame.lazy()).collect() for name, frame in tables.items()}
     text = None
-    if risk_rules.text is not None and risk_rules.text.enabled:
+    if text_rules is not None:
         from toolkit.risk.runs import allowed_sets, anonymize_text
 
-        function_words = risk_rules.phrases.function_words if risk_rules.phrases else ()
-        allowed, terms = allowed_sets(rules, risk_rules.text.max_run, function_words)
-        tables, text = anonymize_text(tables, risk_rules.text, risk_rules.k, allowed, terms)
+        allowed, terms = allowed_sets(rules, text_rules.max_run, function_words)
+        tables, text = anonymize_text(tables, text_rules, risk_rules.k, allowed, terms)
     return Release(tables, verification, actions, budget, risk, text)
 
 

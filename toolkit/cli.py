@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from toolkit._version import __version__
-from toolkit.errors import Exit, JobFault, ToolkitError
+from toolkit.errors import Exit, JobFault, ToolkitError, UsageError
 from toolkit.rules import (
     load_allowed_values,
     load_parsing_rules,
@@ -115,6 +115,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--out", type=Path, required=True, metavar="FILE", help="scrubbed table, same format by extension"
     )
     scrub.add_argument("--report", type=Path, metavar="FILE", help="write the JSON report here")
+    scrub.add_argument(
+        "--k", type=int, default=None, metavar="N",
+        help="rows are persons: also cut every run of words that fewer than N rows hold (off by default)",
+    )  # fmt: skip
     add_delimiter_option(scrub)
     add_key_option(scrub)
     add_json_option(scrub)
@@ -247,6 +251,12 @@ def _run(args: argparse.Namespace) -> Exit:
     return Exit(envelope["exit_code"])
 
 
+def _k_of(k: int | None) -> int | None:
+    if k is not None and k < 2:
+        raise UsageError(f"--k: give a number of rows of at least 2, not {k}")
+    return k
+
+
 def _scrub(args: argparse.Namespace) -> Exit:
     from toolkit import pipeline
     from toolkit.publish import write_json
@@ -260,6 +270,8 @@ def _scrub(args: argparse.Namespace) -> Exit:
         delimiter=args.delimiter,
         report_file=args.report,
         keep=[args.key_file] if args.key_file is not None else [],
+        k=_k_of(args.k),
+        risk=load_risk_rules(args.rules) if args.k is not None else None,
     )
     if args.report is not None:
         write_json(args.report, report)
@@ -339,7 +351,6 @@ def _check(args: argparse.Namespace) -> Exit:
         report_json,
         report_sarif,
     )
-    from toolkit.errors import UsageError
 
     if args.update_baseline and args.format != "text":
         raise UsageError("--update-baseline writes the baseline and reports no findings: drop --format")

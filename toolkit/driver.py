@@ -49,7 +49,7 @@ from toolkit.kernels import (
     process_batch,
     released_schema,
 )
-from toolkit.model import TABLE_SCHEMAS, ProfileSet
+from toolkit.model import TABLE_SCHEMAS, TERMS, TERMS_TABLE, ProfileSet
 from toolkit.progress import Progress
 from toolkit.publish import (
     OutputKind,
@@ -67,12 +67,15 @@ from toolkit.risk.runs import (
     Cells,
     ColumnFigures,
     OkSets,
+    TermVocabulary,
     allowed_sets,
     cells_of,
     cut_tables,
     level_keys,
     ok_runs,
     shared_keys,
+    term_rows,
+    term_vocabulary,
     text_report,
     withhold,
 )
@@ -89,6 +92,8 @@ REWRITE_PER_WORKER = 5_000
 """Fewer released profiles than this per worker are rewritten in the driver: a fresh worker takes about
 2.4 s to start, the time the driver takes to rewrite some 4,500 profiles' text (2-core machine)."""
 _PART = "part-{:06d}.parquet"
+_OUTPUT_TABLES = (*RELEASED_TABLES, TERMS_TABLE)
+"""The tables of a release: the contract's, and the terms the text pass lists."""
 
 
 @dataclass(frozen=True)
@@ -242,10 +247,27 @@ def _process_task(task: tuple[int, dict[str, pl.Series]]) -> tuple[int, BatchSta
         for table, frame in frames.items():
             _write_part(frame, _part(state.staging / kind, table, batch))
     risk = state.rules.risk
+    text = risk.text if risk is not None else None
+    terms = pl.DataFrame(schema=TERMS)
+    if risk is not None and text is not None and text.enabled and text.terms_from:
+        terms = term_rows(result.release, text.terms_from, _vocabulary(risk, privacy))
+    _write_part(terms, _part(state.staging / "release", TERMS_TABLE, batch))
     if risk is not None and risk.enabled and risk.phrases is not None:
         found = phrase_keys(result.release, risk.phrases, _finder(risk, privacy))
         _write_part(found, _part(state.staging, "phrases", batch))
     return batch, result.stats
+
+
+_VOCABULARY: list[tuple[RiskRules, TermVocabulary]] = []
+
+
+def _vocabulary(risk: RiskRules, privacy: PrivacyRules) -> TermVocabulary:
+    """One term vocabulary per process and rules."""
+    if not _VOCABULARY or _VOCABULARY[0][0] is not risk:
+        assert risk.text is not None, "terms are the text pass's"
+        function_words = risk.phrases.function_words if risk.phrases is not None else ()
+        _VOCABULARY[:] = [(risk, term_vocabulary(privacy, risk.text.max_run, function_words))]
+    return _VOCABULARY[0][1]
 
 
 _FINDER: list[tuple[RiskRules, PhraseFinder]] = []
@@ -385,7 +407,7 @@ def _text_cut_task(task: _TextTask) -> tuple[dict[str, ColumnFigures], list[str]
     masks = {table: frame.get_column("_released") for table, frame in tables.items()}
     frames = {table: frame.drop("_released") for table, frame in tables.items()}
     cut = cut_tables(frames, text, columns, _text_ok(folder, text.max_run), masks)
-    for table, frame in withhold(cut.tables, text.columns("drop")).items():
+    for table, frame in withhold(cut.tables, text.withheld()).items():
         part = _part(state.staging / "release", table, task.batch)
         _write_part(frame, part.with_suffix(".cut"))
         part.with_suffix(".cut").replace(part)
@@ -451,6 +473,7 @@ class _Workers:
         _REWRITER.clear()
         _TEXT_OK.clear()
         _TEXT_GONE.clear()
+        _VOCABULARY.clear()
 
 
 @contextlib.contextmanager
@@ -844,10 +867,10 @@ def _run_phases(
     written = len(suppressed) <= budget
     rejects = _collect_private(work, private_stage)
     released_rows: dict[str, int] = {}
-    schemas = released_schema(privacy)
+    schemas = released_schema(privacy) | {TERMS_TABLE: dict(TERMS)}
     plan = None
     if written and rules.risk is not None and rules.risk.enabled:
-        released = {t: _scan_table(work / "release", t, schemas[t]) for t in RELEASED_TABLES}
+        released = {t: _scan_table(work / "release", t, schemas[t]) for t in _OUTPUT_TABLES}
         phrases = _scan_table(work, "phrases", dict(PHRASE_SCHEMA))
         # Each part of phrases is distinct within itself: so are all of them, if no person is in two.
         distinct = _ids_in_several_batches(work, "phrases").is_empty()
@@ -870,7 +893,7 @@ def _run_phases(
                     rewriters, plan, work, len(rows_before), rules.risk, text_rules, privacy, settings
                 )
     if written:
-        for table in RELEASED_TABLES:
+        for table in _OUTPUT_TABLES:
             target = release_stage / f"{table}.parquet"
             transform = (lambda name, rows: plan.apply(name, rows, rewrite=False)) if plan else None
             released_rows[table] = _concat_parts(work / "release", table, schemas[table], target, transform)

@@ -42,6 +42,8 @@ from toolkit.rules import (
     ParsingRules,
     PrivacyRules,
     QualityRules,
+    RiskRules,
+    TextRules,
     load_parsing_rules,
     load_privacy_rules,
     load_quality_rules,
@@ -219,8 +221,14 @@ def scrub_file(
     delimiter: str = "auto",
     report_file: Path | None = None,
     keep: Sequence[Path] = (),
+    k: int | None = None,
+    risk: RiskRules | None = None,
 ) -> dict[str, Any]:
     """Scrub the free-text columns of one table file into `target`, and check what was written.
+
+    With `k` (and the `risk` rules, for `text.max_run`), each row is a person and the text columns are then
+    made k-anonymous as the whole job makes them (`toolkit.risk.runs`): every run of words kept is held by
+    `k` rows; the report gains a `text` section.
 
     The check is verification's own shapes of contacts and personal details (`toolkit.suspicious`,
     written apart from the scrubber's recognizers): a scrubbed cell that still holds one is written as
@@ -246,6 +254,9 @@ def scrub_file(
         check_report_file([str(source), *(str(path) for path in keep)], report_file, [target])
     scrubbed, entities = scrub_frame(frame, list(text_columns), privacy, keys)
     scrubbed, hits = _withhold_leaks(scrubbed, text_columns)
+    text = None
+    if k is not None:
+        scrubbed, text = _k_anonymous_rows(scrubbed, text_columns, k, privacy, risk)
     same_format = table_format(source) == table_format(target) in ("csv", "tsv")
     write_table(scrubbed, target, resolve_delimiter(source, delimiter) if same_format else None)
     changed = {
@@ -274,7 +285,26 @@ def scrub_file(
             ],
         },
         "exit_code": EXIT_FINDINGS if withheld else EXIT_CLEAN,
-    }
+    } | ({"text": text} if text is not None else {})
+
+
+def _k_anonymous_rows(
+    frame: pl.DataFrame, text_columns: Sequence[str], k: int, privacy: PrivacyRules, risk: RiskRules | None
+) -> tuple[pl.DataFrame, dict[str, Any]]:
+    """`text_columns` cut to the runs of words that `k` rows hold (each row a person)."""
+    from toolkit.risk.runs import allowed_sets, anonymize_text
+
+    max_run = risk.text.max_run if risk is not None and risk.text is not None else 5
+    function_words = risk.phrases.function_words if risk is not None and risk.phrases is not None else ()
+    rules = TextRules(
+        enabled=True, max_run=max_run, modes={f"rows.{column}": "k_anonymous" for column in text_columns}
+    )
+    rows = frame.select(*text_columns).with_columns(
+        pl.int_range(pl.len()).cast(pl.String).alias("profile_id")
+    )
+    allowed, terms = allowed_sets(privacy, max_run, function_words)
+    tables, text = anonymize_text({"rows": rows}, rules, k, allowed, terms)
+    return frame.with_columns(tables["rows"].select(*text_columns)), text
 
 
 def _withhold_leaks(

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.errors import UsageError
-from toolkit.model import TABLE_SCHEMAS
+from toolkit.model import TABLE_SCHEMAS, TERMS_TABLE
 
 STAGING_MARK = ".staging-"
 KIND_FILE = ".toolkit-output"
@@ -80,7 +80,7 @@ def mark(folder: Path, kind: OutputKind) -> None:
 _TABLES = tuple(table for table in TABLE_SCHEMAS if table != "rejects")
 _CONTENTS: dict[OutputKind, frozenset[str]] = {
     OutputKind.RELEASE: frozenset({KIND_FILE, "report.json", "README.md", "report.html"})
-    | {f"{table}.parquet" for table in _TABLES},
+    | {f"{table}.parquet" for table in (*_TABLES, TERMS_TABLE)},
     OutputKind.PRIVATE: frozenset(
         {KIND_FILE, "report.json", "rejects.parquet", "quarantine", "suppressed", "risk_suppressed"}
     ),

@@ -775,6 +775,13 @@ class View(_Frozen):
     k: int | None = Field(default=None, ge=2, description="The view's target (default: the file's k).")
     m: int = Field(default=1, ge=1, le=2, description="items: the size of the item sets that need k.")
     order: str | None = Field(default=None, description="sequence: the `table.column` that orders rows.")
+    max_withheld: float | None = Field(
+        default=None,
+        ge=0,
+        lt=1,
+        description="items and sequence: the share of rows this view may withhold before its columns are "
+        "coarsened further (default: the file's max_withheld_items).",
+    )
 
     @model_validator(mode="after")
     def _shape(self) -> View:
@@ -787,6 +794,8 @@ class View(_Frozen):
             raise ValueError("only a sequence view takes an `order` column")
         if self.kind != "items" and self.m != 1:
             raise ValueError("only an items view takes `m`")
+        if self.kind == "record" and self.max_withheld is not None:
+            raise ValueError("a record view withholds no rows: `max_withheld` is for items and sequences")
         return self
 
     @property
@@ -822,7 +831,7 @@ class PhraseRules(_Frozen):
         return types
 
 
-TextMode = Literal["k_anonymous", "drop", "scrubbed"]
+TextMode = Literal["k_anonymous", "terms", "drop", "scrubbed"]
 
 
 class TextFile(_Frozen):
@@ -836,13 +845,13 @@ class TextFile(_Frozen):
     )
     columns: dict[str, TextMode] = Field(
         default_factory=dict,
-        description="`table.column` -> k_anonymous | drop | scrubbed; every other released text column "
-        "outside the views is k_anonymous.",
+        description="`table.column` -> k_anonymous | terms | drop | scrubbed; every other released text "
+        "column outside the views is k_anonymous.",
     )
     follows: dict[str, str] = Field(
         default_factory=dict,
         description="A text column -> the column whose value it repeats (a repository's description): "
-        "released only where that column is released as it is, else withheld.",
+        "released only where that column is released as it is, else withheld (its terms listed).",
     )
 
 
@@ -855,9 +864,15 @@ class TextRules(_Frozen):
     """`table.column` -> its mode, for every column the pass governs."""
     withheld_by: dict[str, str] = Field(default_factory=dict)
     """Columns withheld because the column they follow is not released as it is -> that column."""
+    terms_from: tuple[str, ...] = ()
+    """The free-text columns (scrubbed by the policy) whose technical terms the `terms` table lists."""
 
     def columns(self, mode: TextMode) -> list[str]:
         return sorted(column for column, its in self.modes.items() if its == mode)
+
+    def withheld(self) -> list[str]:
+        """The columns released null: `drop`, and `terms` (only their terms are listed)."""
+        return sorted(column for column, its in self.modes.items() if its in ("drop", "terms"))
 
 
 class RiskFile(_Frozen):
@@ -942,10 +957,19 @@ def _text_rules(risk: RiskFile, policy: PrivacyPolicy, viewed: set[str], shown: 
         if action is None:
             raise RulesError(shown, f"text.follows.{column}", f"{followed!r} is no column of the policy")
         if action != "keep" or (risk.enabled and risk.ladders.get(followed)):
-            governed[column] = "drop"
+            governed[column] = "terms"
             withheld_by[column] = followed
+    free_text = sorted(
+        column
+        for column, mode in governed.items()
+        if mode in ("k_anonymous", "terms") and policy.column(*column.split(".", 1)).action == "scrub"
+    )
     return TextRules(
-        enabled=risk.text.enabled, max_run=risk.text.max_run, modes=governed, withheld_by=withheld_by
+        enabled=risk.text.enabled,
+        max_run=risk.text.max_run,
+        modes=governed,
+        withheld_by=withheld_by,
+        terms_from=tuple(free_text),
     )
 
 
@@ -956,7 +980,7 @@ def load_risk_rules(rules_dir: Path | None = None) -> RiskRules:
     must suit the released column (bands and spans only on numbers), and every ladder must belong to a
     view: a misspelt column is an error, never a view that silently checks nothing.
     """
-    from toolkit.model import TABLE_SCHEMAS
+    from toolkit.model import TABLE_SCHEMAS, TERMS, TERMS_TABLE
 
     rules_dir = rules_dir or default_rules_dir()
     risk = _load(rules_dir, RISK_FILE, RiskFile)
@@ -965,6 +989,8 @@ def load_risk_rules(rules_dir: Path | None = None) -> RiskRules:
 
     def released(key: str, column: str) -> pl.DataType:
         table, _, name = column.partition(".")
+        if table == TERMS_TABLE and name in TERMS and name != "profile_id":
+            return TERMS[name]
         schema = TABLE_SCHEMAS.get(table)
         if table == "rejects" or schema is None or name not in schema:
             raise RulesError(shown, key, f"{column!r} is not a released table's column (table.column)")

@@ -7,7 +7,7 @@ from typing import Any
 
 import polars as pl
 
-from toolkit.model import TABLE_SCHEMAS
+from toolkit.model import TABLE_SCHEMAS, TERMS, TERMS_TABLE
 from toolkit.rules import Classification, RiskRules, Step, View
 
 
@@ -33,11 +33,11 @@ def risk_rules(
 
 
 def release(persons: Sequence[str], **tables: Sequence[Mapping[str, Any]]) -> dict[str, pl.LazyFrame]:
-    """Released tables as lazy frames with the contract's columns: `profiles` with one row per person,
-    the others as given (columns not given are null)."""
+    """Released tables as lazy frames with the contract's columns (and the text pass's `terms`):
+    `profiles` with one row per person, the others as given (columns not given are null)."""
     given = {"profiles": [{"profile_id": person} for person in persons], **tables}
     lazy: dict[str, pl.LazyFrame] = {}
-    for table, schema in TABLE_SCHEMAS.items():
+    for table, schema in {**TABLE_SCHEMAS, TERMS_TABLE: TERMS}.items():
         if table == "rejects":
             continue
         rows = given.get(table, [])

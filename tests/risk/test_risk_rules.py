@@ -110,6 +110,38 @@ def _set(path: str, value: Any) -> Any:
             "ladders.contributions.repository.1",
             "a column of the same table",
         ),
+        (_set("text/max_run", 0), "text.max_run", "greater than or equal to 1"),
+        (
+            _set("text/columns", {"profiles.summary": "verbatim"}),
+            "text.columns.profiles.summary",
+            "k_anonymous",
+        ),
+        (
+            _set("text/columns", {"profiles.title": "scrubbed"}),
+            "text.columns.profiles.title",
+            "read by a risk view",
+        ),
+        (
+            _set("text/columns", {"profiles.declared_skills": "drop"}),
+            "text.columns.profiles.declared_skills",
+            "not released",
+        ),
+        (
+            _set("text/follows", {"profiles.summry": "profiles.name"}),
+            "text.follows.profiles.summry",
+            "not text",
+        ),
+        (
+            _set("text/follows", {"profiles.summary": "profiles.nickname"}),
+            "text.follows.profiles.summary",
+            "no column of the policy",
+        ),
+        (_set("views/text_terms/max_withheld", 1.0), "views.text_terms.max_withheld", "less than 1"),
+        (
+            _set("views/professional_network/max_withheld", 0.5),
+            "views.professional_network",
+            "withholds no rows",
+        ),
     ],
 )
 def test_a_mistake_names_the_file_and_the_key(tmp_path: Path, change: Any, key: str, problem: str) -> None:
@@ -139,3 +171,22 @@ def test_the_shipped_rules_load_and_every_view_column_has_a_ladder() -> None:
     assert risk.k == 5
     viewed = {column for view in risk.views.values() for column in view.columns}
     assert set(risk.ladders) == viewed
+
+
+def test_every_released_text_column_outside_the_views_is_k_anonymous_unless_named() -> None:
+    text = load_risk_rules(REPO_RULES).text
+    assert text is not None
+    assert text.modes["profiles.summary"] == "k_anonymous"
+    assert text.modes["experience.bullets"] == "k_anonymous"
+    assert "profiles.title" not in text.modes  # a view reads it: the risk pass guards it
+    assert "profiles.name" not in text.modes  # dropped
+    # a repository's description follows the pseudonymized repository: withheld, its terms listed
+    assert text.modes["contributions.description"] == "terms"
+    assert "contributions.description" in text.terms_from
+    assert "profiles.badges" not in text.terms_from  # kept values, not free text
+
+
+def test_with_the_risk_pass_off_the_text_pass_governs_the_view_columns_too(tmp_path: Path) -> None:
+    text = load_risk_rules(_rules_with(tmp_path, _set("enabled", False))).text
+    assert text is not None
+    assert text.modes["profiles.title"] == "k_anonymous"

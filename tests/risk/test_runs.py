@@ -15,10 +15,12 @@ from hypothesis import strategies as st
 from toolkit.risk.runs import (
     MARKER,
     OkSets,
+    TermVocabulary,
     anonymize_text,
     cells_of,
     level_keys,
     shared_keys,
+    term_rows,
     words_of,
 )
 from toolkit.rules import TextRules
@@ -202,3 +204,37 @@ def test_runs_are_at_most_max_run_words_between_markers() -> None:
         0,
     ]  # seven alone is no term: cut, and marked
     assert all(a.strip() for a, _ in pairwise(last.split(MARKER)))
+
+
+VOCABULARY_OF_TERMS = TermVocabulary.of(
+    ["Apache Spark", "Spark", "Kafka", "ONNX Runtime", "Node.js", "Go"], 5
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "terms"),
+    [
+        ("Built Apache Spark jobs on Kafka", ["apache spark", "kafka"]),  # the longest term, not also "spark"
+        ("Spark, then Apache Spark, then Spark", ["spark", "apache spark"]),  # in order of first mention
+        ("ONNX Runtime and NodeJS and Node.js", ["onnx runtime", "node.js"]),  # as the vocabulary writes it
+        ("onnx runtime", ["onnx runtime"]),
+        ("Sparkling water", []),  # whole words only
+        ("", []),
+    ],
+)
+def test_the_terms_a_text_mentions(text: str, terms: list[str]) -> None:
+    tables = {"profiles": release([text])}
+    listed = term_rows(tables, ["profiles.summary"], VOCABULARY_OF_TERMS)
+    assert listed.get_column("term").to_list() == terms
+    assert set(listed.get_column("column")) <= {"profiles.summary"}
+
+
+def test_terms_are_listed_per_person_and_column() -> None:
+    frame = release(["Kafka and Go", "Go"], [["Kafka"], None])
+    listed = term_rows({"profiles": frame}, ["profiles.summary", "profiles.badges"], VOCABULARY_OF_TERMS)
+    assert listed.rows() == [  # persons in the order of profiles, whatever the batch
+        ("p000", "profiles.summary", "kafka"),
+        ("p000", "profiles.summary", "go"),
+        ("p000", "profiles.badges", "kafka"),
+        ("p001", "profiles.summary", "go"),
+    ]

@@ -200,3 +200,34 @@ def test_scrub_edge_cases_end_with_one_line_not_a_traceback(
     err = capsys.readouterr().err
     assert "must be a regular file" in err
     assert "Traceback" not in err
+
+
+def test_with_k_each_row_is_a_person_and_rare_runs_are_cut(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("TOOLKIT_SECRET", "a scrub secret that is long enough")
+    common = "Built a data platform for the payments team on Kafka"
+    rare = "Built a data platform for the quixotic frobnication team on Kafka"
+    source, target = tmp_path / "in.parquet", tmp_path / "out.parquet"
+    pl.DataFrame({"id": list("abcdef"), "bio": [common] * 5 + [rare]}).write_parquet(source)
+    assert (
+        main(["scrub", str(source), "--text-column", "bio", "--out", str(target), "--k", "5", "--json"]) == 0
+    )
+    bios = pl.read_parquet(target)["bio"].to_list()
+    assert bios[:5] == [common] * 5
+    assert "quixotic" not in bios[5]
+    assert "frobnication" not in bios[5]
+    assert "Kafka" in bios[5]
+    assert "…" in bios[5]
+    report = json.loads(capsys.readouterr().out)
+    assert report["text"]["columns"]["rows.bio"]["words_cut"] == 3  # "the" alone goes with the two
+    assert main(["scrub", str(source), "--text-column", "bio", "--out", str(target), "--k", "1"]) == 2
+
+
+def test_without_k_text_is_only_scrubbed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOOLKIT_SECRET", "a scrub secret that is long enough")
+    source, target = tmp_path / "in.parquet", tmp_path / "out.parquet"
+    rare = "Built a data platform for the quixotic frobnication team on Kafka"
+    pl.DataFrame({"id": ["a"], "bio": [rare]}).write_parquet(source)
+    assert main(["scrub", str(source), "--text-column", "bio", "--out", str(target)]) == 0
+    assert pl.read_parquet(target)["bio"].to_list() == [rare]

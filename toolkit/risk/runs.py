@@ -33,6 +33,7 @@ from typing import Any
 
 import polars as pl
 
+from toolkit.model import TERMS
 from toolkit.rules import PrivacyRules, TextRules
 
 MARKER = "…"
@@ -354,6 +355,83 @@ def _put(frame: pl.DataFrame, name: str, cells: pl.DataFrame) -> pl.DataFrame:
     return joined.with_columns(pl.col("_new").alias(name)).drop("_row", "_new")
 
 
+@dataclass(frozen=True)
+class TermVocabulary:
+    """The technical terms a text may mention, keyed as runs: per length the keys, and each key's term."""
+
+    keys: dict[int, pl.Series]
+    terms: pl.DataFrame
+    """`key` (UInt64) -> `term` (the vocabulary's spelling, lower-cased; the first in sort order)."""
+
+    @staticmethod
+    def of(vocabulary: Iterable[str], max_run: int) -> TermVocabulary:
+        frame = (
+            pl.DataFrame({"term": sorted({term.lower() for term in vocabulary})}, schema={"term": pl.String})
+            .with_columns(
+                pl.col("term")
+                .str.extract_all(_WORD)
+                .list.eval(pl.element().str.to_lowercase())
+                .alias("words")
+            )
+            .filter(pl.col("words").list.len().is_between(1, max_run))
+            .with_columns(
+                pl.col("words").list.join(" ").hash(_SEED).alias("key"), pl.col("words").list.len().alias("n")
+            )
+            .unique("key", keep="first", maintain_order=True)
+        )
+        keys = {int(n): group.get_column("key").sort() for (n,), group in frame.group_by("n")}
+        return TermVocabulary(keys, frame.select("key", "term"))
+
+
+def term_rows(
+    tables: Mapping[str, pl.DataFrame], columns: Sequence[str], vocabulary: TermVocabulary
+) -> pl.DataFrame:
+    """The `terms` table of one batch: per person and column, each term of `vocabulary` its text mentions
+    (the longest one where terms overlap: "apache spark", not also "spark"), in order of first mention;
+    persons in the order of `profiles` (so that the table does not depend on how persons are batched)."""
+    cells = cells_of(tables, columns)
+    words = _word_rows(cells).with_columns(
+        pl.lit(None, dtype=pl.UInt64).alias("term_key"), pl.lit(0).alias("n")
+    )
+    for n in sorted(vocabulary.keys):
+        gram = _gram(n)
+        found = gram.is_in(vocabulary.keys[n].implode())
+        words = words.with_columns(
+            pl.when(found).then(gram).otherwise("term_key").alias("term_key"),
+            pl.when(found).then(pl.lit(n)).otherwise("n").alias("n"),
+        )
+    longest = max(vocabulary.keys, default=1)
+    covered = pl.lit(False)
+    for back in range(1, longest):
+        covered = covered | (
+            (pl.col("cell").shift(back) == pl.col("cell")) & (pl.col("n").shift(back) > back)
+        ).fill_null(False)
+    persons = (
+        tables["profiles"].select(pl.col("profile_id").alias("person")).unique(maintain_order=True)
+        if "profiles" in tables
+        else pl.DataFrame(schema={"person": pl.String})
+    ).with_row_index("order")
+    listed = (
+        words.with_row_index("at")
+        .filter(pl.col("term_key").is_not_null() & ~covered)
+        .join(cells.frame.select("cell", "column"), on="cell")
+        .join(vocabulary.terms, left_on="term_key", right_on="key")
+        .join(persons, on="person", how="left")
+        .sort("order", "at", nulls_last=True)
+        .select(pl.col("person").alias("profile_id"), "column", "term")
+        .unique(maintain_order=True)
+    )
+    return listed.cast(TERMS)  # type: ignore[arg-type]
+
+
+def term_vocabulary(
+    privacy: PrivacyRules, max_run: int, function_words: Iterable[str] = ()
+) -> TermVocabulary:
+    """The allow-list's technical terms: less function words and the names of human languages."""
+    dropped = {word.lower() for word in function_words} | privacy.spoken_languages
+    return TermVocabulary.of(privacy.allow_list - dropped, max_run)
+
+
 def allowed_sets(
     privacy: PrivacyRules, max_run: int, function_words: Iterable[str] = ()
 ) -> tuple[dict[int, pl.Series], pl.Series]:
@@ -403,9 +481,10 @@ def anonymize_text(
         ok = OkSets(runs, shared if ok is None else ok.cells, terms)
     assert ok is not None, "max_run is at least 1"
     cut = cut_tables(tables, rules, columns, ok)
-    persons = tables["profiles"].get_column("profile_id").n_unique() if "profiles" in tables else 0
+    ids = [frame.get_column("profile_id") for frame in tables.values() if "profile_id" in frame.columns]
+    persons = pl.concat(ids).n_unique() if ids else 0
     report = text_report(rules, k, cut.figures, cut.fingerprints.values(), persons)
-    return withhold(cut.tables, rules.columns("drop")), report
+    return withhold(cut.tables, rules.withheld()), report
 
 
 def text_report(
@@ -450,6 +529,7 @@ __all__: Sequence[str] = (
     "ColumnFigures",
     "CutResult",
     "OkSets",
+    "TermVocabulary",
     "allowed_sets",
     "anonymize_text",
     "cells_of",
@@ -458,6 +538,8 @@ __all__: Sequence[str] = (
     "level_keys",
     "ok_runs",
     "shared_keys",
+    "term_rows",
+    "term_vocabulary",
     "text_report",
     "withhold",
     "words_of",

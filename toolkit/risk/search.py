@@ -129,6 +129,7 @@ class Search:
         generalization loss, none that a node within budget and without suppression already covers."""
         view = self.rules.views[name]
         columns = view.columns
+        limit = view.max_withheld if view.max_withheld is not None else self.rules.max_withheld_items
         ranges = [range(floor[column], self.ladders.top(column) + 1) for column in columns]
         persons = self.everyone.len()
         if view.kind == "record" and persons < self.rules.target(view) and self.budget < persons:
@@ -148,7 +149,7 @@ class Search:
                 continue
             levels = {**floor, **dict(zip(columns, node, strict=True))}
             persons, share = self._assess(name, levels)
-            if persons > self.budget or share > self.rules.max_withheld_items:
+            if persons > self.budget or share > limit:
                 continue
             total = generalization + persons / max(self.everyone.len(), 1) + share
             if best is None or total < best[0]:

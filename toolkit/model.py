@@ -95,13 +95,11 @@ TABLE_SCHEMAS: dict[str, Schema] = {
 TERMS_TABLE = "terms"
 TERMS: Schema = {
     "profile_id": pl.String(),
-    "column": pl.String(),
     "term": pl.String(),
 }
-"""A release's table that no input has: the technical terms each person's free text mentions (`column`:
-the text's `table.column`; `term`: the allowed term as the vocabulary writes it, lower-cased), one row per
-person, column and term. Made from the scrubbed text by the k-anonymous text pass (`toolkit.risk.runs`),
-so that analysts keep what a bio is about where its words are cut."""
+"""A release's table that no input has: the technical terms a person's free text mentions (`term`: the
+allowed term as the vocabulary writes it, lower-cased), one row per person and term, in order of first
+mention. Made from the scrubbed text by the k-anonymous text pass (`toolkit.risk.runs`), so that analysts keep what a bio is about where its words are cut."""
 
 SKILL_KINDS = ("github_skill", "programming_language")
 

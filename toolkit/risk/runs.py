@@ -17,7 +17,11 @@ words that at least k persons of the release hold (persons, not rows; any of the
   cell is read left to right: from each word, the longest ok run of at most `max_run` words is kept and
   the next run starts after it; a word that opens no ok run is cut. Kept runs are joined by the marker
   (" … "), which also stands where words were cut, so no released run is longer than `max_run` words
-  unless k persons hold the whole cell. A cell left without a word is null (an item: left out).
+  unless k persons hold the whole cell. A run of one word stands alone only if it is a technical term: an
+  everyday word between two cuts tells a reader nothing. A cell left without a word is null (an item:
+  left out).
+- **Terms** (`term_rows`, a kernel): the allowed technical terms each person's free text mentions, the
+  release's `terms` table, which the risk pass guards as a set of items (any two held by k persons).
 
 Counts are of persons in the batch's rows as given: the caller passes only released rows (suppressed
 persons and withheld rows left out), so a run is never counted for a person who does not release it.
@@ -66,17 +70,7 @@ class OkSets:
     @staticmethod
     def allowed(vocabulary: Iterable[str], max_run: int) -> dict[int, pl.Series]:
         """Keys of the allowed terms per length: each term read as text reads it ("node.js": node js)."""
-        by_length: dict[int, list[str]] = {}
-        frame = pl.DataFrame({"term": sorted(set(vocabulary))}).select(
-            pl.col("term").str.extract_all(_WORD).list.eval(pl.element().str.to_lowercase()).alias("words")
-        )
-        for words in frame.get_column("words").to_list():
-            if words and len(words) <= max_run:
-                by_length.setdefault(len(words), []).append(" ".join(words))
-        return {
-            n: pl.Series("key", sorted(set(terms))).hash(_SEED).unique().sort()
-            for n, terms in by_length.items()
-        }
+        return TermVocabulary.of(vocabulary, max_run).keys
 
 
 @dataclass(frozen=True)
@@ -386,7 +380,7 @@ class TermVocabulary:
 def term_rows(
     tables: Mapping[str, pl.DataFrame], columns: Sequence[str], vocabulary: TermVocabulary
 ) -> pl.DataFrame:
-    """The `terms` table of one batch: per person and column, each term of `vocabulary` its text mentions
+    """The `terms` table of one batch: per person, each term of `vocabulary` the text of `columns` mentions
     (the longest one where terms overlap: "apache spark", not also "spark"), in order of first mention;
     persons in the order of `profiles` (so that the table does not depend on how persons are batched)."""
     cells = cells_of(tables, columns)
@@ -414,11 +408,10 @@ def term_rows(
     listed = (
         words.with_row_index("at")
         .filter(pl.col("term_key").is_not_null() & ~covered)
-        .join(cells.frame.select("cell", "column"), on="cell")
         .join(vocabulary.terms, left_on="term_key", right_on="key")
         .join(persons, on="person", how="left")
         .sort("order", "at", nulls_last=True)
-        .select(pl.col("person").alias("profile_id"), "column", "term")
+        .select(pl.col("person").alias("profile_id"), "term")
         .unique(maintain_order=True)
     )
     return listed.cast(TERMS)  # type: ignore[arg-type]

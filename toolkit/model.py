@@ -99,7 +99,8 @@ TERMS: Schema = {
 }
 """A release's table that no input has: the technical terms a person's free text mentions (`term`: the
 allowed term as the vocabulary writes it, lower-cased), one row per person and term, in order of first
-mention. Made from the scrubbed text by the k-anonymous text pass (`toolkit.risk.runs`), so that analysts keep what a bio is about where its words are cut."""
+mention. Made from the scrubbed text by the k-anonymous text pass (`toolkit.risk.runs`), so that
+analysts keep what a bio is about where its words are cut."""
 
 SKILL_KINDS = ("github_skill", "programming_language")
 

@@ -21,7 +21,7 @@ words that at least k persons of the release hold (persons, not rows; any of the
   everyday word between two cuts tells a reader nothing. A cell left without a word is null (an item:
   left out).
 - **Terms** (`term_rows`, a kernel): the allowed technical terms each person's free text mentions, the
-  release's `terms` table, which the risk pass guards as a set of items (any two held by k persons).
+  release's `terms` table, which the risk pass guards as items (`text_terms` in rules/risk.yaml).
 
 Counts are of persons in the batch's rows as given: the caller passes only released rows (suppressed
 persons and withheld rows left out), so a run is never counted for a person who does not release it.

@@ -371,7 +371,7 @@ def _text_ok(folder: Path, levels: int) -> OkSets:
             n: pl.read_parquet(folder / f"ok-{n}.parquet").get_column("key") for n in range(1, levels + 1)
         }
         cells = pl.read_parquet(folder / "cells.parquet").get_column("key")
-        terms = pl.read_parquet(folder / "terms.parquet").get_column("key")
+        terms = pl.read_parquet(folder / "alone.parquet").get_column("key")
         _TEXT_OK[(folder, levels)] = OkSets(runs, cells, terms)
     return _TEXT_OK[(folder, levels)]
 
@@ -934,7 +934,7 @@ def _text_pass(
     )
     withheld = _withheld_per_batch(work, plan, batches)
     allowed, terms = allowed_sets(privacy, rules.max_run, function_words)
-    _write_part(terms.to_frame("key"), folder / "terms.parquet")
+    _write_part(terms.to_frame("key"), folder / "alone.parquet")
     distinct = _ids_in_several_batches(work / "release").is_empty()
     with Progress(batches * (rules.max_run + 1), "text", enabled=settings.progress) as tick:
         for level in range(1, rules.max_run + 1):

@@ -21,6 +21,8 @@ import jinja2
 import markupsafe
 import regex
 
+from toolkit.model import TERMS_TABLE
+
 TEMPLATES = {"README.md": "card.md.j2", "report.html": "card.html.j2"}
 
 _MD_SPECIAL = regex.compile(
@@ -29,6 +31,7 @@ _MD_SPECIAL = regex.compile(
 """Markdown's characters that can end a table cell, open a tag, a code span or an entity (`&lt;`), start a
 strikethrough (`~~`), emphasis or an autolink (an e-mail's `@`, the `:` of `http://`, the dot of `www.`);
 an underscore inside a word (`profile_id`) starts nothing in CommonMark and stays as it is, for legibility."""
+_TERMS_COLUMN = f"{TERMS_TABLE}.term"
 _BREAKS = regex.compile(r"([.:_])")
 _LINE_BREAKS = regex.compile(r"\s*[\r\n\u2028\u2029]+\s*")
 
@@ -113,7 +116,7 @@ def card_facts(envelope: Mapping[str, Any]) -> dict[str, Any]:
         "risk_budget": int(risk.get("budget", 0)) if ran else 0,
         "risk_target_met": bool(risk.get("target_met", True)) if ran else True,
         "phrases": _phrases(risk.get("phrases", {})) if ran else [],
-        "text": _text(envelope.get("text", {"ran": False})),
+        "text": _text(envelope.get("text", {"ran": False}), views),
         "entities": {str(kind): int(count) for kind, count in privacy["entities_replaced"].items()},
         "verification": _verification(envelope["verification"]),
         "key": {
@@ -236,6 +239,8 @@ def _views(views: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
             "before": exposure(view["before"]),
             "after": exposure(view["after"]),
             "rows_withheld": int(view.get("rows_withheld", 0)),
+            "m": int(view.get("m", 1)),
+            "columns": [str(column) for column in view.get("columns", [])],
         }
         for name, view in views.items()
     ]
@@ -248,10 +253,11 @@ def _phrases(phrases: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def _text(text: Mapping[str, Any]) -> dict[str, Any]:
-    """The k-anonymous text pass: per column its mode and what it kept, the verbatim columns, the residual."""
+def _text(text: Mapping[str, Any], views: list[dict[str, Any]]) -> dict[str, Any]:
+    """The k-anonymous text pass: per column its mode and what it kept, the verbatim columns, the residual,
+    and the attacker view that guards the `terms` table (None if none does)."""
     if not text.get("ran"):
-        return {"ran": False, "columns": [], "verbatim": [], "unique_share": 0.0}
+        return {"ran": False, "columns": [], "verbatim": [], "unique_share": 0.0, "terms_view": None}
     columns = [
         {
             "column": str(column),
@@ -271,6 +277,7 @@ def _text(text: Mapping[str, Any]) -> dict[str, Any]:
         "columns": columns,
         "verbatim": [column["column"] for column in columns if column["mode"] == "scrubbed"],
         "unique_share": float(text["residual"]["unique_share"]),
+        "terms_view": next((view for view in views if _TERMS_COLUMN in view["columns"]), None),
     }
 
 

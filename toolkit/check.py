@@ -16,7 +16,7 @@ Paths in a baseline and in the JSON and SARIF reports are relative to the reposi
 folder with a `.git`, walking up from the current directory; the current directory outside a repository),
 with forward slashes, so a file is one entry whichever folder the scan ran from and however it was named.
 The baseline (version 2) keys an accepted finding by path, column, entity and an HMAC-SHA256 of the value
-under a random salt kept in the baseline file itself: see the README's "Pre-commit" section for what that
+under a random salt kept in the baseline file itself: see docs/precommit.md for what that
 protects against and what it does not.
 """
 

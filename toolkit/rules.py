@@ -11,6 +11,7 @@ import difflib
 import os
 import re
 import typing
+from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -374,6 +375,7 @@ def load_quality_rules(rules_dir: Path | None = None) -> QualityRules:
 PRIVACY_FILE = "privacy.yaml"
 RECOGNIZERS_FILE = "recognizers.yaml"
 ALLOW_LIST_FILE = "vocabularies/allow_list.yaml"
+PLAIN_WORDS_FILE = "vocabularies/plain_words.yaml"
 TOOL_NAMES_FILE = "vocabularies/tool_names.yaml"
 FIRST_NAMES_FILE = "vocabularies/first_names.yaml"
 PRODUCT_WORDS_FILE = "vocabularies/product_words.yaml"
@@ -555,6 +557,10 @@ class PrivacyRules(_Frozen):
     allow_list: frozenset[str] = Field(
         description="Lower-cased words and phrases never taken for personal data."
     )
+    plain_words: frozenset[str] = Field(
+        default=frozenset(),
+        description="Lower-cased role words and sentence starters: in allow_list, but no technical terms.",
+    )
     first_names: frozenset[str] = Field(description="Given names (Title Case) for the first-name recognizer.")
     common_words: frozenset[str] = Field(
         default=frozenset(), description="Lower-cased everyday words that are not names: no NER for them."
@@ -591,6 +597,12 @@ def _compiles_python(pattern: str) -> str:
     except regex.error as exc:
         raise ValueError(f"not a valid regular expression: {exc}") from None
     return pattern
+
+
+def _hyphens_as_spaces(words: Iterable[str]) -> frozenset[str]:
+    """`words` and each hyphenated one written with spaces ("deep-learning": "deep learning")."""
+    listed = frozenset(words)
+    return listed | {word.replace("-", " ") for word in listed}
 
 
 def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
@@ -635,13 +647,13 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
         raise RulesError(shown, "tables.profiles.profile_id", "must be pseudonymize: it links the tables")
     recognizers = _load(rules_dir, RECOGNIZERS_FILE, RecognizersFile)
     allow = _load(rules_dir, ALLOW_LIST_FILE, VocabularyFile)
+    plain = _load(rules_dir, PLAIN_WORDS_FILE, VocabularyFile)
     terms = _load(rules_dir, TECHNICAL_TERMS_FILE, VocabularyFile)
     languages = _load(rules_dir, SPOKEN_LANGUAGES_FILE, VocabularyFile)
     tools = _load(rules_dir, TOOL_NAMES_FILE, VocabularyFile)
-    words = [t.lower() for t in (*allow.terms, *terms.terms, *languages.terms, *tools.terms)]
-    allow_list = frozenset(words) | {
-        word.replace("-", " ") for word in words
-    }  # "deep-learning": "deep learning"
+    words = [t.lower() for t in (*allow.terms, *plain.terms, *terms.terms, *languages.terms, *tools.terms)]
+    allow_list = _hyphens_as_spaces(words)
+    plain_words = _hyphens_as_spaces(t.lower() for t in plain.terms)
     first_names = frozenset(
         name.capitalize() for name in _load(rules_dir, FIRST_NAMES_FILE, VocabularyFile).terms
     )
@@ -658,6 +670,7 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
         policy=policy,
         recognizers=recognizers.recognizers,
         allow_list=allow_list,
+        plain_words=plain_words,
         first_names=first_names,
         common_words=common_words,
         english_words=frozenset(_load(rules_dir, ENGLISH_WORDS_FILE, VocabularyFile).terms),

@@ -8,7 +8,7 @@ import pytest
 from tests.risk.helpers import release, risk_rules
 from toolkit.risk import plan_risk
 from toolkit.risk.ladders import Classifier, Ladders, person_frames
-from toolkit.risk.views import Population, class_sizes
+from toolkit.risk.views import Population, class_sizes, item_support, withheld_items
 from toolkit.rules import Classification, RiskRules, Step, View, load_risk_rules
 
 
@@ -62,6 +62,34 @@ def test_items_with_m_2_need_every_pair_shared() -> None:
     tables = release("ABCD", skills=[{"profile_id": p, "skill": s} for p, s in rows])
     # singles: a 3, b 3, c 2; pairs: ab 2, ac 1, bc 1
     assert _sizes(view, tables) == {"A": 2, "B": 2, "C": 1, "D": 1}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_withholding_items_with_m_2_leaves_every_pair_shared_by_k(seed: int) -> None:
+    """A rare item goes at once (and makes no rare pair of the items beside it); then items of rare pairs
+    go until every item and every pair of a person's items left is shared by k persons."""
+    view = View(kind="items", m=2, columns=("skills.skill",))
+    persons = [f"p{n:02d}" for n in range(40)]
+    picks = pl.Series(range(len(persons) * 4)).shuffle(seed=seed).to_list()
+    rows = [
+        {"profile_id": person, "skill": "abcdef"[picks[4 * n + j] % 6]}
+        for n, person in enumerate(persons)
+        for j in range(4)
+    ]
+    rows += [{"profile_id": persons[n], "skill": f"own{n}"} for n in range(3)]  # one person each
+    tables = release(persons, skills=rows)
+    rules = risk_rules({"v": view})
+    ids = tables["profiles"].collect().get_column("profile_id").sort()
+    ladders = Ladders(rules, person_frames(tables, rules, ids.to_frame().with_row_index("person")), ids)
+    levels = dict.fromkeys(rules.ladders, 0)
+    whole = Population(pl.Series("person", range(ids.len()), dtype=pl.UInt32), {})
+    gone = withheld_items(view, ladders, levels, whole, k=3)
+    left = item_support(view, ladders, levels, Population(whole.alive, {"skills": gone}))
+    assert (left.get_column("size") >= 3).all()  # every pair, counted exactly (no k: rare items included)
+    rare = item_support(view, ladders, levels, whole).filter(pl.col("single") < 3).get_column("row")
+    assert rare.len() == 3
+    assert set(rare.to_list()) <= set(gone.to_list())
+    assert left.height > len(rows) / 2
 
 
 @pytest.mark.parametrize(

@@ -1,9 +1,9 @@
 """Bytes to text, or a reason why the bytes are not a text document.
 
-Decoding policy (documented in the README): UTF-8 (a BOM is dropped); UTF-16/UTF-32 when a BOM says so;
-otherwise a declared fallback to cp1252, the encoding of Windows exports, recorded in the `encoding` column
-so a reviewer can find those rows. Bytes that fit none of these are rejected as `not_text_encoding`;
-NUL bytes or many control characters mean `binary`.
+Decoding policy (documented in docs/data-contract.md): UTF-8 (a BOM is dropped); UTF-16/UTF-32 when a
+BOM says so; otherwise a declared fallback to cp1252, the encoding of Windows exports, recorded in the
+`encoding` column so a reviewer can find those rows. Bytes that fit none of these are rejected as
+`not_text_encoding`; NUL bytes or many control characters mean `binary`.
 """
 
 from __future__ import annotations

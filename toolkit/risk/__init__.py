@@ -41,6 +41,9 @@ class ViewRisk:
     before: Exposure
     after: Exposure
     rows_withheld: int = 0
+    kind: str = "record"
+    m: int = 1
+    columns: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,9 @@ class RiskPlan:
             "views": {
                 name: {
                     "k": risk.target,
+                    "kind": risk.kind,
+                    "m": risk.m,
+                    "columns": list(risk.columns),
                     "before": vars(risk.before),
                     "after": vars(risk.after),
                     "rows_withheld": risk.rows_withheld,
@@ -187,6 +193,9 @@ def plan_risk(
             before[name],
             search.exposure(name, applied, final),
             final.withheld[view.table].len() if view.kind != "record" else 0,
+            view.kind,
+            view.m,
+            view.columns,
         )
         for name, view in rules.views.items()
     }

@@ -417,24 +417,28 @@ def term_rows(
     return listed.cast(TERMS)  # type: ignore[arg-type]
 
 
+def technical_terms(privacy: PrivacyRules, function_words: Iterable[str] = ()) -> frozenset[str]:
+    """The allow-list's technical terms: less its plain words (roles, sentence starters), `function_words`
+    (a tool list may hold 'a' or 'he') and the names of human languages."""
+    dropped = privacy.plain_words | {word.lower() for word in function_words} | privacy.spoken_languages
+    return privacy.allow_list - dropped
+
+
 def term_vocabulary(
     privacy: PrivacyRules, max_run: int, function_words: Iterable[str] = ()
 ) -> TermVocabulary:
-    """The allow-list's technical terms: less function words and the names of human languages."""
-    dropped = {word.lower() for word in function_words} | privacy.spoken_languages
-    return TermVocabulary.of(privacy.allow_list - dropped, max_run)
+    """The technical terms a text may mention, for the `terms` table."""
+    return TermVocabulary.of(technical_terms(privacy, function_words), max_run)
 
 
 def allowed_sets(
     privacy: PrivacyRules, max_run: int, function_words: Iterable[str] = ()
 ) -> tuple[dict[int, pl.Series], pl.Series]:
     """Per length, the keys of runs allowed without a count (allowed terms, technical or everyday single
-    words), and the keys of the single words that may stand alone: allowed terms, less `function_words`
-    (a tool list of the allow-list may hold 'a' or 'he')."""
+    words), and the keys of the single words that may stand alone: the technical terms."""
     allowed = OkSets.allowed(privacy.allow_list | privacy.common_words, max_run)
-    alone = privacy.allow_list - {word.lower() for word in function_words}
-    terms = OkSets.allowed(alone, 1).get(1, pl.Series("key", [], pl.UInt64))
-    return allowed, terms
+    alone = OkSets.allowed(technical_terms(privacy, function_words), 1)
+    return allowed, alone.get(1, pl.Series("key", [], pl.UInt64))
 
 
 def ok_runs(shared: pl.Series, allowed: pl.Series | None) -> pl.Series:

@@ -57,7 +57,7 @@ class Search:
         if key not in self._cache:
             k = self.rules.target(view)
             if view.kind == "items":
-                support = item_support(view, self.ladders, levels, self.whole)
+                support = item_support(view, self.ladders, levels, self.whole, k)
                 rare = support.filter(pl.col(SIZE) < k).height / max(support.height, 1)
                 self._cache[key] = (0, rare)
             elif view.kind == "sequence":

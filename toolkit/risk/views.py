@@ -24,6 +24,7 @@ from toolkit.risk.ladders import PERSON, ROW, Ladders, split_column
 from toolkit.rules import View
 
 SIZE = "size"
+SINGLE = "single"
 _PAIR_CHUNK = 5_000
 """Persons whose item pairs are counted at once (m = 2): bounds the pairs held in memory."""
 _ONE_AT_A_TIME = 25
@@ -117,22 +118,26 @@ def table_keys(
 
 
 def item_support(
-    view: View, ladders: Ladders, levels: Mapping[str, int], population: Population
+    view: View, ladders: Ladders, levels: Mapping[str, int], population: Population, k: int | None = None
 ) -> pl.DataFrame:
-    """(`row`, `person`, `size`) for every released row of an items view's table: the fewest persons
-    sharing the row's item, or (m = 2) the item together with another item of the same person."""
+    """(`row`, `person`, `item`, `single`, `size`) for every released row of an items view's table: the
+    persons sharing the row's item (`single`) and the fewest sharing it, or (m = 2) it together with
+    another item of the same person (`size`). With `k`, pairs are made only of items that k persons share
+    (a pair with a rarer item is rarer still, and that item goes anyway): the support once rare items go."""
     coded = _coded(ladders, levels, population, view.table, list(view.columns))
     rows = coded.select(ROW, PERSON, pl.struct(pl.exclude(PERSON, ROW)).hash().alias("item"))
     items = rows.unique([PERSON, "item"]).select(PERSON, "item")
-    singles = items.with_columns(pl.len().over("item").cast(pl.UInt32).alias(SIZE))
+    singles = items.with_columns(pl.len().over("item").cast(pl.UInt32).alias(SINGLE))
+    support = singles.with_columns(pl.col(SINGLE).alias(SIZE))
     if view.m == 2:
-        pairs = _pair_support(items)
-        singles = (
-            pl.concat([singles, pairs], how="vertical_relaxed")
-            .group_by(PERSON, "item")
-            .agg(pl.col(SIZE).min())
+        paired = singles if k is None else singles.filter(pl.col(SINGLE) >= k)
+        pairs = _pair_support(paired.select(PERSON, "item"))
+        support = (
+            support.join(pairs, on=[PERSON, "item"], how="left", suffix="_pair")
+            .with_columns(pl.min_horizontal(SIZE, f"{SIZE}_pair").alias(SIZE))
+            .drop(f"{SIZE}_pair")
         )
-    return rows.join(singles, on=[PERSON, "item"], how="left").select(ROW, PERSON, "item", SIZE)
+    return rows.join(support, on=[PERSON, "item"], how="left").select(ROW, PERSON, "item", SINGLE, SIZE)
 
 
 def _pair_support(items: pl.DataFrame) -> pl.DataFrame:
@@ -171,21 +176,24 @@ def withheld_items(
 ) -> pl.Series:
     """The rows of an items view's table to withhold so that every item left, and with m = 2 every pair
     of items of a person, is shared by at least k persons. Rare single items go at once; for pairs, each
-    person first loses the one item in most of their rare pairs, round by round (supports change as rows
-    go), then, past a few rounds, every item still in a rare pair."""
+    person first loses one item of their rarest pair, round by round (supports change as rows go), then,
+    past a few rounds, every item still in a rare pair."""
     table = view.table
     gone = population.withheld.get(table, pl.Series(ROW, [], dtype=pl.UInt32))
     for round_number in range(10_000):
         now = Population(population.alive, {**population.withheld, table: gone})
-        support = item_support(view, ladders, levels, now)
+        support = item_support(view, ladders, levels, now, k)
         rare = support.filter(pl.col(SIZE) < k)
         if rare.is_empty():
             return gone.sort()
         if view.m == 1 or round_number >= _ONE_AT_A_TIME:
             chosen = rare
         else:
-            first = rare.sort(SIZE, "item").group_by(PERSON, maintain_order=False).agg(pl.col("item").first())
-            chosen = rare.join(first, on=[PERSON, "item"], how="semi")
+            paired = rare.filter(pl.col(SINGLE) >= k)
+            first = paired.sort(SIZE, "item").group_by(PERSON).agg(pl.col("item").first())
+            chosen = pl.concat([
+                rare.filter(pl.col(SINGLE) < k), paired.join(first, on=[PERSON, "item"], how="semi")
+            ])  # fmt: skip
         gone = pl.concat([gone, chosen.get_column(ROW)]).unique()
     raise AssertionError("withheld_items did not settle")  # every round withholds at least one row
 

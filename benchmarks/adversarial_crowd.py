@@ -56,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
             env=env, capture_output=True, text=True, check=False,
         )  # fmt: skip
         if done.returncode not in (0, 1):
-            print(done.stderr[-2000:], file=sys.stderr)
+            said = (done.stderr.strip() or done.stdout.strip())[-2000:]
+            print(f"toolkit run exited {done.returncode} (3: no release written): {said}", file=sys.stderr)
             return 2
         cells = release_cells(release)
         report = json.loads((release / "report.json").read_text(encoding="utf-8"))

@@ -14,7 +14,7 @@ and precision it costs, and time. Each configuration runs once (the machine is n
 differ by several percent between identical runs). The table goes to stdout; `--json` keeps every figure.
 
     python benchmarks/recognizer_ablation.py                               # tests/adversarial/heldout10
-    python benchmarks/recognizer_ablation.py --only phone url --prose benchmarks/data/resumes_dev.jsonl
+    python benchmarks/recognizer_ablation.py --only phone url --prose benchmarks/data/prose_heldout.jsonl
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.prose_eval import PERSONAL, load, score
 
 ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "benchmarks" / "data"
 _KEY = "recognizer ablation key, not a secret"
 
 
@@ -65,18 +66,19 @@ def crowd_figures(suite: Path, rules: Path, into: Path) -> dict[str, Any]:
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     if done.returncode != 0:
-        return {"error": (done.stderr.strip().splitlines() or ["job failed"])[-1]}
+        said = [line for line in done.stderr.splitlines() if line.startswith("toolkit run exited")]
+        return {"error": (said or ["job failed"])[0][:160]}
     figures: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
     figures["seconds"] = time.perf_counter() - started
     return figures
 
 
-def prose_figures(data: Path, rules: Path) -> dict[str, Any]:
+def prose_figures(data: list[Path], rules: Path) -> dict[str, Any]:
     import polars as pl
 
     import toolkit
 
-    records = load(data)
+    records = [record for path in data for record in load(path)]
     frame = pl.DataFrame({"text": [record.text for record in records]})
     toolkit.scrub_frame(pl.DataFrame({"text": ["warm-up for Ada at ada@example.org"]}), "text", rules, _KEY)
     started = time.perf_counter()
@@ -114,7 +116,8 @@ def _row(name: str, figures: dict[str, dict[str, Any]], base: dict[str, dict[str
 def main(argv: list[str] | None = None) -> int:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     options.add_argument("--suite", type=Path, default=ROOT / "tests" / "adversarial" / "heldout10")
-    options.add_argument("--prose", type=Path, default=ROOT / "benchmarks" / "data" / "resumes_dev.jsonl")
+    dev_sets = [DATA / "resumes_dev.jsonl", DATA / "prose_dev.jsonl"]
+    options.add_argument("--prose", type=Path, nargs="+", default=dev_sets)
     options.add_argument("--rules", type=Path, default=ROOT / "rules")
     options.add_argument("--only", nargs="*", default=None, help="these recognizers only")
     options.add_argument("--json", type=Path, default=None)
@@ -125,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no recognizer named {', '.join(unknown)} in {args.rules}/recognizers.yaml", file=sys.stderr)
         return 2
     results: dict[str, dict[str, Any]] = {}
-    print(f"suite {args.suite}; prose {args.prose.name}; each recognizer removed in turn\n")
+    sets = " + ".join(path.name for path in args.prose)
+    print(f"crowd: {args.suite}; scrubber alone: {sets}; each recognizer removed in turn\n")
     print("| without | crowd survivors | kept out by verification | personal values left | skills kept "
           "| replacements not personal | rows/s |")  # fmt: skip
     print("|---|---|---|---|---|---|---|")

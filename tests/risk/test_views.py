@@ -6,7 +6,7 @@ import polars as pl
 import pytest
 
 from tests.risk.helpers import release, risk_rules
-from toolkit.risk import plan_risk
+from toolkit.risk import plan_risk, views
 from toolkit.risk.ladders import Classifier, Ladders, person_frames
 from toolkit.risk.views import Population, class_sizes, item_support, withheld_items
 from toolkit.rules import Classification, RiskRules, Step, View, load_risk_rules
@@ -62,6 +62,38 @@ def test_items_with_m_2_need_every_pair_shared() -> None:
     tables = release("ABCD", skills=[{"profile_id": p, "skill": s} for p, s in rows])
     # singles: a 3, b 3, c 2; pairs: ab 2, ac 1, bc 1
     assert _sizes(view, tables) == {"A": 2, "B": 2, "C": 1, "D": 1}
+
+
+@pytest.mark.parametrize(("dense_up_to", "chunk"), [(2_048, 5_000), (0, 5_000), (2_048, 7), (0, 7)])
+def test_item_sizes_with_m_2_match_a_count_of_every_pair(
+    monkeypatch: pytest.MonkeyPatch, dense_up_to: int, chunk: int
+) -> None:
+    """Pairs counted as a table of every possible pair or as sorted distinct pairs, all persons at once or
+    a few at a time: each row's size is what counting persons item by item and pair by pair gives."""
+    monkeypatch.setattr(views, "_DENSE_PAIRS", dense_up_to)
+    monkeypatch.setattr(views, "_PAIR_CHUNK", chunk)
+    view = View(kind="items", m=2, columns=("skills.skill",))
+    persons = [f"p{n:02d}" for n in range(30)]
+    picks = pl.Series(range(300)).shuffle(seed=11).to_list()
+    rows = [{"profile_id": person, "skill": "abcdefgh"[pick % 8]}
+            for n, person in enumerate(persons) for pick in picks[n * 10 : n * 10 + 1 + n % 5]]  # fmt: skip
+    tables = release(persons, skills=rows)
+    rules = risk_rules({"v": view})
+    ids = tables["profiles"].collect().get_column("profile_id").sort()
+    ladders = Ladders(rules, person_frames(tables, rules, ids.to_frame().with_row_index("person")), ids)
+    whole = Population(pl.Series("person", range(ids.len()), dtype=pl.UInt32), {})
+    support = item_support(view, ladders, dict.fromkeys(rules.ladders, 0), whole)
+    held: dict[int, set[int]] = {}
+    for person, item in support.select("person", "item").iter_rows():
+        held.setdefault(person, set()).add(item)
+
+    def shared(*items: int) -> int:
+        return sum(set(items) <= mine for mine in held.values())
+
+    assert support.height == len(rows)
+    for person, item, single, size in support.select("person", "item", "single", "size").iter_rows():
+        assert single == shared(item)
+        assert size == min([shared(item)] + [shared(item, other) for other in held[person] - {item}])
 
 
 @pytest.mark.parametrize("seed", range(6))

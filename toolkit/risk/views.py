@@ -13,12 +13,15 @@ persons whose sequence is too rare.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import groupby
 
+import numpy as np
 import polars as pl
+from numpy.typing import NDArray
 
 from toolkit.risk.ladders import PERSON, ROW, Ladders, split_column
 from toolkit.rules import View
@@ -27,6 +30,8 @@ SIZE = "size"
 SINGLE = "single"
 _PAIR_CHUNK = 5_000
 """Persons whose item pairs are counted at once (m = 2): bounds the pairs held in memory."""
+_DENSE_PAIRS = 2_048
+"""Up to this many distinct items, pair counts are a table of every possible pair (at most 32 MiB)."""
 _ONE_AT_A_TIME = 25
 """Rounds in which each person loses only the item in most of their rare pairs, before all such go."""
 
@@ -142,33 +147,55 @@ def item_support(
 
 def _pair_support(items: pl.DataFrame) -> pl.DataFrame:
     """(`person`, `item`, `size`): per item of a person, the fewest persons sharing it with another of
-    the person's items. Pairs are made a chunk of persons at a time."""
-    chunks = [items.filter(pl.col(PERSON) // _PAIR_CHUNK == chunk)
-              for chunk in (items.get_column(PERSON) // _PAIR_CHUNK).unique().sort()]  # fmt: skip
+    the person's items (null for a person's only item). Items become dense codes and each pair one
+    integer, so a pair is index arithmetic, not a join: pairs are counted a chunk of persons at a time
+    (memory holds one chunk's pairs and the distinct pairs' counts), then looked up the same way."""
+    ordered = items.select(PERSON, "item").sort(PERSON, "item")
+    if ordered.is_empty():
+        return ordered.with_columns(pl.lit(None, dtype=pl.UInt32).alias(SIZE))
+    persons = ordered.get_column(PERSON).to_numpy()
+    codes = ordered.get_column("item").rank("dense").cast(pl.Int64).to_numpy() - 1
+    width = int(codes.max()) + 1
+    starts = np.flatnonzero(np.r_[True, persons[1:] != persons[:-1]])
+    cuts = [*starts[::_PAIR_CHUNK].tolist(), persons.size]
+    spans = list(itertools.pairwise(cuts))
 
-    def pairs(chunk: pl.DataFrame) -> pl.DataFrame:
-        joined = chunk.join(chunk, on=PERSON, suffix="_b").filter(pl.col("item") < pl.col("item_b"))
-        return joined.with_columns(pl.struct("item", "item_b").hash().alias("pair"))
+    def pairs(low: int, high: int) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+        """Row numbers (first, second) of every pair of one person's items in rows low..high, and the
+        pair's code (codes are sorted within a person, so first's code is the smaller)."""
+        owner = persons[low:high]
+        ends = np.r_[np.flatnonzero(owner[1:] != owner[:-1]) + 1, owner.size]
+        row = np.arange(owner.size)
+        partners = np.repeat(ends, np.diff(np.r_[0, ends])) - row - 1
+        first = np.repeat(row, partners)
+        offsets = np.arange(first.size) - np.repeat(np.cumsum(partners) - partners, partners)
+        second = first + 1 + offsets
+        chunk = codes[low:high]
+        return first + low, second + low, chunk[first] * width + chunk[second]
 
-    empty = pl.DataFrame(schema={"pair": pl.UInt64, "len": pl.UInt32})
-    counts = (
-        pl.concat([pairs(chunk).group_by("pair").len() for chunk in chunks] or [empty])
-        .group_by("pair")
-        .agg(pl.col("len").sum().alias(SIZE))
-    )
-    found = []
-    for chunk in chunks:
-        paired = pairs(chunk).join(counts, on="pair")
-        both = pl.concat([
-            paired.select(PERSON, "item", SIZE),
-            paired.select(PERSON, pl.col("item_b").alias("item"), SIZE),
-        ])  # fmt: skip
-        found.append(both.group_by(PERSON, "item").agg(pl.col(SIZE).min()))
-    return (
-        pl.concat(found)
-        if found
-        else pl.DataFrame(schema={PERSON: pl.UInt32, "item": pl.UInt64, SIZE: pl.UInt32})
-    )
+    if width <= _DENSE_PAIRS:  # a table of every possible pair's count: a lookup is one index
+        totals = sum((np.bincount(pairs(low, high)[2], minlength=width * width) for low, high in spans),
+                     start=np.zeros(width * width, dtype=np.int64))  # fmt: skip
+
+        def count(pair: NDArray[np.int64]) -> NDArray[np.int64]:
+            return totals[pair]
+    else:  # the distinct pairs, sorted, and their counts
+        counted = [np.unique(pairs(low, high)[2], return_counts=True) for low, high in spans]
+        keys, inverse = np.unique(np.concatenate([pair for pair, _ in counted]), return_inverse=True)
+        found = np.bincount(inverse, weights=np.concatenate([n for _, n in counted])).astype(np.int64)
+
+        def count(pair: NDArray[np.int64]) -> NDArray[np.int64]:
+            return found[np.searchsorted(keys, pair)]
+
+    fewest = np.full(persons.size, np.iinfo(np.int64).max, dtype=np.int64)
+    for low, high in spans:
+        first, second, pair = pairs(low, high)
+        sizes = count(pair)
+        np.minimum.at(fewest, first, sizes)
+        np.minimum.at(fewest, second, sizes)
+    paired = pl.Series(SIZE, fewest)
+    unpaired = paired == np.iinfo(np.int64).max
+    return ordered.with_columns(pl.when(unpaired).then(None).otherwise(paired).cast(pl.UInt32).alias(SIZE))
 
 
 def withheld_items(

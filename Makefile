@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench sample-data clean
+.PHONY: run test test-fast lint bench sample-data clean
 
 # `make run` installs what the job needs (the toolkit and its pinned spaCy model); `make test` adds the dev tools.
 $(BIN)/.installed-run: pyproject.toml
@@ -31,6 +31,10 @@ lint: $(BIN)/.installed
 
 test: lint
 	$(BIN)/pytest
+
+# The inner loop: lint and every test not marked slow (the whole-job tests); `make test` runs everything.
+test-fast: lint
+	$(BIN)/pytest -m "not slow"
 
 bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/parse_speed.py

@@ -56,7 +56,13 @@ def main(argv: list[str] | None = None) -> int:
             env=env, capture_output=True, text=True, check=False,
         )  # fmt: skip
         if done.returncode not in (0, 1):
-            said = (done.stderr.strip() or done.stdout.strip())[-2000:]
+            said = done.stderr.strip()[-2000:]
+            try:  # a blocked job's --json report says why
+                checked = json.loads(done.stdout)["verification"]
+                said += f" verification kept out {checked['persons_suppressed']} persons (budget "
+                said += f"{checked['suppression_budget']}), blocked: {checked['blocked']}"
+            except (ValueError, KeyError, TypeError):
+                pass
             print(f"toolkit run exited {done.returncode} (3: no release written): {said}", file=sys.stderr)
             return 2
         cells = release_cells(release)

@@ -55,6 +55,7 @@ def test_errors_share_one_root() -> None:
 SECRET = "an api test secret, long enough"
 
 
+@pytest.mark.slow
 def test_validate_anonymize_and_write_a_release(tmp_path: Path) -> None:
     tables = toolkit.parse([SAMPLE])
     result = toolkit.validate(tables)
@@ -106,6 +107,7 @@ def test_scrub_frame_and_key_errors() -> None:
         toolkit.scrub_frame(frame, ["text"], key="short")
 
 
+@pytest.mark.slow
 def test_run_returns_the_report(tmp_path: Path) -> None:
     report = toolkit.run([SAMPLE], tmp_path / "release", key=SECRET)
     assert report["exit_code"] == 0
@@ -159,6 +161,7 @@ def test_every_error_of_the_api_is_a_toolkit_error_that_says_what_to_pass(
         call()
 
 
+@pytest.mark.slow
 def test_a_file_system_error_becomes_a_usage_error(tmp_path: Path) -> None:
     release = toolkit.anonymize(toolkit.parse(SAMPLE), key=SECRET)
     with pytest.raises(toolkit.UsageError, match="pass the release folder"):

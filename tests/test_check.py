@@ -500,6 +500,7 @@ def test_update_baseline_takes_no_format(repo: Path, capsys: pytest.CaptureFixtu
 # --- a reader that goes away -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_is_quiet_and_keeps_the_exit_code(tmp_path: Path) -> None:
     many = tmp_path / "many.csv"
     many.write_text("email\n" + "".join(f"person{n}@example.net\n" for n in range(20_000)))

@@ -281,6 +281,7 @@ def promised_output(code: str) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", RUN_BLOCKS, ids=[block.where for block in RUN_BLOCKS])
 def test_self_contained_python_example_runs(block: Block, tmp_path: Path) -> None:
     shutil.copytree(REPO / "sample_data", tmp_path / "sample_data")

@@ -67,6 +67,7 @@ def _released_by_person(
     return rows
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(cuts=st.lists(st.integers(min_value=1, max_value=len(SAMPLES) - 1), max_size=3, unique=True))
 def test_a_persons_released_rows_do_not_depend_on_the_batches(
@@ -94,6 +95,7 @@ def test_a_word_one_profile_calls_a_project_is_still_a_person_in_another(
         assert "Jordan" not in text, batches
 
 
+@pytest.mark.slow
 def test_workers_and_batch_sizes_give_a_byte_identical_release(
     tmp_path: Path, parsing_privacy: tuple[ParsingRules, QualityRules, PrivacyRules]
 ) -> None:
@@ -114,6 +116,7 @@ def parsing_privacy(
     return rules, quality_rules, privacy_rules
 
 
+@pytest.mark.slow
 def test_a_person_whose_identifier_survives_is_suppressed_and_the_rest_released(
     tmp_path: Path, secret: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -281,6 +284,7 @@ def _finished(out: Path) -> dict[str, bytes]:
     return {path.name: path.read_bytes() for path in sorted(out.iterdir())} if out.exists() else {}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
 def test_a_killed_job_leaves_the_earlier_release_whole(signum: int, tmp_path: Path, secret: str) -> None:
     inputs = tmp_path / "in"
@@ -319,6 +323,7 @@ def test_a_killed_job_leaves_the_earlier_release_whole(signum: int, tmp_path: Pa
             assert not [path for path in tmp_path.iterdir() if ".staging-" in path.name]
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("pseudonymize_only")
 def test_a_five_megabyte_line_is_scrubbed_whole(tmp_path: Path, secret: str) -> None:
     inputs = tmp_path / "in"

@@ -231,6 +231,7 @@ def test_the_release_report_has_no_examples_and_names_only_its_own_folder(tmp_pa
     assert any(finding["examples"] for finding in private["quality"]["findings"])
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("pseudonymize_only")
 def test_nothing_is_written_into_an_output_folder_even_one_holding_a_stray_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).parent.parent
 _ENV = {"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.com",
         "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.com",
@@ -42,6 +44,7 @@ def _hooks_source(tmp_path: Path) -> tuple[Path, str]:
     return shadow, _run("git", "rev-parse", "HEAD", cwd=shadow).stdout.strip()
 
 
+@pytest.mark.slow
 def test_the_hooks_block_personal_data_and_read_the_repositorys_rules(tmp_path: Path) -> None:
     pre_commit = shutil.which("pre-commit", path=str(Path(sys.executable).parent)) or "pre-commit"
     source, rev = _hooks_source(tmp_path)

@@ -16,6 +16,7 @@ def test_the_readme_has_python_examples() -> None:
     assert EXAMPLES
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", EXAMPLES)
 def test_readme_python_example_runs(code: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPO)
@@ -29,6 +30,7 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert "make run" in README
 
 
+@pytest.mark.slow
 def test_the_wheel_carries_the_rules_the_templates_and_the_command(tmp_path: Path) -> None:
     import subprocess
     import sys

@@ -9,6 +9,8 @@ import pytest
 
 from benchmarks.adversarial_eval import score
 
+pytestmark = pytest.mark.slow  # the module's fixture runs the whole scrubber over every case
+
 CASES = Path(__file__).parent / "cases"
 
 

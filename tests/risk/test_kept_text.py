@@ -11,12 +11,14 @@ import json
 from pathlib import Path
 
 import polars as pl
+import pytest
 
 from toolkit.cli import main
 
 SAMPLE = Path(__file__).resolve().parent.parent.parent / "sample_data"
 
 
+@pytest.mark.slow
 def test_a_withheld_degree_is_not_left_in_the_field(tmp_path: Path) -> None:
     parsed, release = tmp_path / "parsed", tmp_path / "release"
     assert main(["parse", str(SAMPLE), "--out", str(parsed)]) == 0

@@ -76,6 +76,7 @@ def _as_kanon(view: View) -> dict[str, Any]:
     return {"kind": view.kind, "columns": list(view.columns), "m": view.m, "order": view.order}
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(people=st.lists(person, min_size=1, max_size=40), k=st.integers(2, 4))
 def test_a_written_release_meets_k_in_every_view(
@@ -99,6 +100,7 @@ def secret(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TOOLKIT_SECRET", "a risk test secret, long enough")
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("secret")
 def test_the_job_reports_what_the_independent_scorer_counts(tmp_path: Path) -> None:
     folder = write(tmp_path / "docs", documents(160, seed=5))
@@ -113,6 +115,7 @@ def test_the_job_reports_what_the_independent_scorer_counts(tmp_path: Path) -> N
     assert report["risk"]["suppressed"] <= report["risk"]["budget"]
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("secret")
 def test_pycanon_agrees_on_the_professional_network_view(tmp_path: Path) -> None:
     from pycanon import anonymity  # installed apart (Makefile): a missing cross-check must fail, not skip
@@ -145,6 +148,7 @@ def test_pycanon_agrees_on_the_professional_network_view(tmp_path: Path) -> None
     assert k >= 5
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("secret")
 def test_no_planted_rare_phrase_or_identifier_survives_a_scrape_like_release(tmp_path: Path) -> None:
     from benchmarks.privacy_eval import evaluate
@@ -167,6 +171,7 @@ def test_no_planted_rare_phrase_or_identifier_survives_a_scrape_like_release(tmp
     assert report["counts"]["profiles"] - report["risk"]["suppressed"] >= 0.9 * report["counts"]["profiles"]
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("secret")
 def test_a_release_that_cannot_reach_k_is_not_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -37,6 +37,7 @@ def test_ner_alone_finds_what_the_full_pipeline_finds(scrubber: TextScrubber) ->
     assert any(span.entity == "PERSON" for spans in found for span in spans)
 
 
+@pytest.mark.slow
 def test_a_text_longer_than_spacys_limit_is_read_in_pieces_with_offsets_kept(scrubber: TextScrubber) -> None:
     filler = "the compiler team tuned kernels for weeks. " * 30_000  # 1.3 million characters
     text = filler + "Kenji Ueda moved from Osaka to Berlin."

@@ -42,6 +42,7 @@ def _release_text(folder: Path) -> str:
     return fold(" \n ".join(cells))
 
 
+@pytest.mark.slow
 def test_a_release_holds_no_direct_identifier_of_the_sources(tmp_path: Path, secret: str) -> None:
     out = tmp_path / "release"
     assert main(["run", str(SAMPLE), str(FIXTURES), "--out", str(out)]) == 0
@@ -86,6 +87,7 @@ def test_the_release_follows_the_policy(tmp_path: Path, secret: str) -> None:
     assert (tmp_path / "release.private" / "quarantine" / "profiles.parquet").exists()
 
 
+@pytest.mark.slow
 def test_same_input_and_key_give_a_byte_identical_release(tmp_path: Path, secret: str) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
     assert main(["run", str(SAMPLE), "--out", str(first)]) == 0
@@ -171,6 +173,7 @@ def test_json_summary(tmp_path: Path, secret: str, capsys: pytest.CaptureFixture
     assert summary["privacy"]["key"]["source"] == "key file"
 
 
+@pytest.mark.slow
 def test_the_release_is_byte_identical_across_processes_and_hash_seeds(tmp_path: Path) -> None:
     tables = []
     for hash_seed in ("1", "2"):

@@ -13,11 +13,10 @@ persons whose sequence is too rare.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import groupby
+from itertools import groupby, pairwise
 
 import numpy as np
 import polars as pl
@@ -33,7 +32,7 @@ _PAIR_CHUNK = 5_000
 _DENSE_PAIRS = 2_048
 """Up to this many distinct items, pair counts are a table of every possible pair (at most 32 MiB)."""
 _ONE_AT_A_TIME = 25
-"""Rounds in which each person loses only the item in most of their rare pairs, before all such go."""
+"""Rounds in which each person loses only one item of their rarest pair, before all items in rare pairs go."""
 
 
 @dataclass(frozen=True)
@@ -158,7 +157,7 @@ def _pair_support(items: pl.DataFrame) -> pl.DataFrame:
     width = int(codes.max()) + 1
     starts = np.flatnonzero(np.r_[True, persons[1:] != persons[:-1]])
     cuts = [*starts[::_PAIR_CHUNK].tolist(), persons.size]
-    spans = list(itertools.pairwise(cuts))
+    spans = list(pairwise(cuts))
 
     def pairs(low: int, high: int) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
         """Row numbers (first, second) of every pair of one person's items in rows low..high, and the

@@ -32,18 +32,16 @@ from toolkit.risk.local import localize
 from toolkit.risk.phrases import PhraseFinder, PhraseRewriter, value_keys
 from toolkit.risk.search import Search
 from toolkit.risk.views import Exposure, Population, persons_shown
-from toolkit.rules import RiskRules
+from toolkit.rules import RiskRules, View
 
 
 @dataclass(frozen=True)
 class ViewRisk:
+    view: View
     target: int
     before: Exposure
     after: Exposure
     rows_withheld: int = 0
-    kind: str = "record"
-    m: int = 1
-    columns: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -138,9 +136,9 @@ class RiskPlan:
             "views": {
                 name: {
                     "k": risk.target,
-                    "kind": risk.kind,
-                    "m": risk.m,
-                    "columns": list(risk.columns),
+                    "kind": risk.view.kind,
+                    "m": risk.view.m,
+                    "columns": list(risk.view.columns),
                     "before": vars(risk.before),
                     "after": vars(risk.after),
                     "rows_withheld": risk.rows_withheld,
@@ -189,13 +187,11 @@ def plan_risk(
         applied.update(localize(search, levels, final))
     views = {
         name: ViewRisk(
+            view,
             rules.target(view),
             before[name],
             search.exposure(name, applied, final),
             final.withheld[view.table].len() if view.kind != "record" else 0,
-            view.kind,
-            view.m,
-            view.columns,
         )
         for name, view in rules.views.items()
     }

@@ -38,6 +38,7 @@ from typing import Any, TypeVar
 
 import polars as pl
 
+from toolkit.contents import ColumnContents, release_contents, values_in
 from toolkit.errors import Exit, JobFault, UsageError
 from toolkit.io import InputFile, ReadFailure, is_parsed_folder, iter_inputs, read_input, shown_path
 from toolkit.kernels import (
@@ -139,6 +140,10 @@ class JobOutcome:
     """The risk pass's plan, when it ran (only after verification stayed within its budget)."""
     text: dict[str, Any] | None = None
     """The text pass's report section, when it ran."""
+    contents: dict[str, ColumnContents] = field(default_factory=dict)
+    """What each column of the written release holds, counted from its files."""
+    quasi_identifier_cells: tuple[int, int] = (0, 0)
+    """Cells of the attacker views' columns holding a value: after verification, and in the release."""
 
     @property
     def blocked(self) -> bool:
@@ -869,8 +874,12 @@ def _run_phases(
     released_rows: dict[str, int] = {}
     schemas = released_schema(privacy) | {TERMS_TABLE: dict(TERMS)}
     plan = None
+    view_columns = [c for view in rules.risk.views.values() for c in view.columns] if rules.risk else []
+    cells_before = cells_released = 0
+    contents: dict[str, ColumnContents] = {}
     if written and rules.risk is not None and rules.risk.enabled:
         released = {t: _scan_table(work / "release", t, schemas[t]) for t in _OUTPUT_TABLES}
+        cells_before = values_in(released, view_columns)
         phrases = _scan_table(work, "phrases", dict(PHRASE_SCHEMA))
         # Each part of phrases is distinct within itself: so are all of them, if no person is in two.
         distinct = _ids_in_several_batches(work, "phrases").is_empty()
@@ -897,6 +906,11 @@ def _run_phases(
             target = release_stage / f"{table}.parquet"
             transform = (lambda name, rows: plan.apply(name, rows, rewrite=False)) if plan else None
             released_rows[table] = _concat_parts(work / "release", table, schemas[table], target, transform)
+        published = {table: pl.scan_parquet(release_stage / f"{table}.parquet") for table in _OUTPUT_TABLES}
+        contents = release_contents(published)
+        cells_released = values_in(published, view_columns)
+        if plan is None:
+            cells_before = cells_released
     return JobOutcome(
         stats=stats,
         findings=findings,
@@ -909,6 +923,8 @@ def _run_phases(
         released_rows=released_rows,
         risk=plan,
         text=text_report_,
+        contents=contents,
+        quasi_identifier_cells=(cells_before, cells_released),
     )
 
 

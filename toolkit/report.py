@@ -144,6 +144,11 @@ def job_envelope(
             # The release names itself only (an absolute --out may hold a home folder's user name).
             "folder": release_folder if inputs is not None else Path(release_folder).name,
             "tables": dict(outcome.released_rows),
+            "columns": {name: found.to_json() for name, found in outcome.contents.items()},
+            "quasi_identifiers": {
+                "cells_before": outcome.quasi_identifier_cells[0],
+                "cells_released": outcome.quasi_identifier_cells[1],
+            },
         },
         "exit_code": int(outcome.exit_code),
     }

@@ -105,3 +105,20 @@ def test_a_phrase_is_kept_when_k_persons_hold_it(
     )
     plan = plan_risk(release(persons), risk, phrases, finder, phrases_distinct=distinct)
     assert plan.phrases["PROJECT"] == {"kept": kept, "replaced": 1 - kept}
+
+
+def test_a_name_token_k_persons_share_is_counted_replaced_not_kept(finder: PhraseFinder) -> None:
+    """The card's "kept" must match the text: a keyed PERSON token is always written `<PERSON>`."""
+    risk = load_risk_rules()
+    persons = [f"p{i}" for i in range(8)]
+    holders = persons[:5]
+    phrases = pl.LazyFrame(
+        {"profile_id": holders, "phrase": [phrase_key("<PERSON_1a2b3c4d>")] * 5, "kind": ["PERSON"] * 5},
+        schema=PHRASE_SCHEMA,
+    )
+    plan = plan_risk(release(persons), risk, phrases, finder, phrases_distinct=True)
+    assert plan.phrases["PERSON"] == {"kept": 0, "replaced": 1}
+    assert (
+        PhraseRewriter(finder, shared={phrase_key("<PERSON_1a2b3c4d>")}, forced={})("with <PERSON_1a2b3c4d>")
+        == "with <PERSON>"
+    )

@@ -252,8 +252,8 @@ def _rewriter(
     finder: PhraseFinder,
     distinct: bool,
 ) -> tuple[PhraseRewriter, dict[str, dict[str, int]]]:
-    """The rewriter of free text, and per token type the distinct phrases kept (shared by k persons) and
-    replaced. Phrases are counted over the persons released."""
+    """The rewriter of free text, and per token type the distinct phrases kept (shared by k persons, and
+    of a type not always replaced) and replaced. Phrases are counted over the persons released."""
     persons = pl.len() if distinct else pl.col("profile_id").n_unique()
     counted = (
         phrases.filter(pl.col("profile_id").is_in(kept.implode()))
@@ -262,12 +262,11 @@ def _rewriter(
         .collect(engine="streaming")
     )
     shared = counted.filter(pl.col("persons") >= rules.k)
+    # A name or place token is replaced however many persons share it (`unkeyed`): never "kept".
+    kept_as_is = (pl.col("persons") >= rules.k) & ~pl.col("kind").is_in(sorted(finder.unkeyed))
     figures = (
         counted.group_by("kind")
-        .agg(
-            (pl.col("persons") >= rules.k).sum().alias("kept"),
-            (pl.col("persons") < rules.k).sum().alias("replaced"),
-        )
+        .agg(kept_as_is.sum().alias("kept"), (~kept_as_is).sum().alias("replaced"))
         .sort("kind")
     )
     coarsened: dict[str, set[str]] = {}

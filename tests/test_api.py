@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -66,7 +67,17 @@ def test_validate_anonymize_and_write_a_release(tmp_path: Path) -> None:
     assert release.risk["target_met"] is True
     assert "name" not in release.tables["profiles"].columns
     release.write(tmp_path / "release")
-    assert (tmp_path / "release" / "profiles.parquet").exists()
+    written = {path.name for path in (tmp_path / "release").iterdir()}
+    assert {"profiles.parquet", "terms.parquet", "report.json", "README.md", "report.html"} <= written
+    report = json.loads((tmp_path / "release" / "report.json").read_text(encoding="utf-8"))
+    assert report == release.report() | {"release": report["release"]}
+    assert report["command"] == "anonymize"
+    assert report["release"]["folder"] == "release"
+    assert report["release"]["columns"]["profiles.profile_id"]["rows"] == release.tables["profiles"].height
+    card = (tmp_path / "release" / "README.md").read_text(encoding="utf-8")
+    assert f"Anonymized release of {release.tables['profiles'].height} persons" in card
+    assert "No quality rule was run with this release" in card
+    assert str(tmp_path) not in card + json.dumps(report)
     again = toolkit.anonymize(result.valid, key=SECRET)
     assert (
         again.tables["profiles"]["profile_id"].to_list() == release.tables["profiles"]["profile_id"].to_list()

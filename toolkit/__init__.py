@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
@@ -193,6 +193,14 @@ class Release:
     risk: dict[str, object] | None = None
     text: dict[str, object] | None = None
     """The k-anonymous text pass's report (`toolkit.risk.runs`), None when `text.enabled: false`."""
+    entities: Mapping[str, int] = field(default_factory=dict)
+    """Replacements the scrubber made in free text, per entity type."""
+    key_source: str = "given"
+    """Where the pseudonyms' key came from ('given', 'TOOLKIT_SECRET' or 'random per run')."""
+    suppressed_pseudonyms: tuple[tuple[str, str], ...] = ()
+    """(pseudonym, reason) of each person verification kept out, sorted: what the report may name."""
+    quasi_identifier_cells: int = 0
+    """Cells of the attacker views' columns that held a value before the risk pass."""
 
     @property
     def safe(self) -> bool:
@@ -200,17 +208,65 @@ class Release:
         within = len(self.verification.suppressed) <= self.budget
         return within and (self.risk is None or bool(self.risk["target_met"]))
 
+    def report(self) -> dict[str, Any]:
+        """The release's report envelope, as `toolkit run` writes it to report.json (`command`:
+        "anonymize"). It names no input and no value; it holds no quality findings, since `toolkit.validate`
+        ran apart (its `rules_checked` is 0, and the card says so)."""
+        return _release_report(self)
+
     def write(self, folder: PathLike) -> None:
-        """Write `<table>.parquet` files, all at once (through a staging folder renamed into place);
-        raises `ToolkitError` instead when the release is not safe. The tables only: the report and the
-        card are what `toolkit.run` writes."""
+        """Write the release as `toolkit run` does: `<table>.parquet` files, `report.json` and the card
+        (`README.md`, `report.html`), all at once (through a staging folder renamed into place); raises
+        `ToolkitError` instead, writing nothing, when the release is not safe."""
         _write_release(self, _given_folder(folder, "folder"))
+
+
+def _release_report(release: Release) -> dict[str, Any]:
+    from toolkit.contents import release_contents, values_in
+    from toolkit.errors import Exit
+    from toolkit.report import JOB_REPORT_VERSION, privacy_section, release_section
+
+    tables = {name: frame.lazy() for name, frame in release.tables.items()}
+    views: Mapping[str, Any] = release.risk["views"] if release.risk else {}  # type: ignore[assignment]
+    released = values_in(tables, [column for view in views.values() for column in view["columns"]])
+    before = release.quasi_identifier_cells if release.risk else released
+    safe = release.safe
+    exit_code = Exit.BLOCKED if not safe else Exit.FINDINGS if release.suppressed_pseudonyms else Exit.CLEAN
+    rows = {name: frame.height for name, frame in release.tables.items()}
+    return {
+        "report_version": JOB_REPORT_VERSION,
+        "tool": {"name": "toolkit", "version": __version__},
+        "command": "anonymize",
+        "counts": {
+            "profiles": release.verification.persons_checked,
+            "rows": rows,
+            "suppressed_persons": len(release.suppressed_pseudonyms),
+        },
+        "quality": {"rules_checked": 0, "passed": True, "findings": []},
+        "privacy": privacy_section(release.key_source, release.columns, release.entities),
+        "verification": {
+            "persons_checked": release.verification.persons_checked,
+            "persons_suppressed": len(release.suppressed_pseudonyms),
+            "suppression_budget": release.budget,
+            "blocked": len(release.suppressed_pseudonyms) > release.budget,
+            "hits": release.verification.hits_json(),
+            "suppressed": [{"profile_id": pid, "reason": why} for pid, why in release.suppressed_pseudonyms],
+        },
+        "risk": release.risk if release.risk is not None else {"ran": False},
+        "text": release.text if release.text is not None else {"ran": False},
+        "anonymized": release.risk is not None and release.text is not None,
+        "release": release_section(safe, "", rows, release_contents(tables), (before, released)),
+        "exit_code": int(exit_code),
+    }
 
 
 @_public
 def _write_release(release: Release, folder: Path) -> None:
+    import shutil
+
+    from toolkit.card import render_card
     from toolkit.io import write_frames
-    from toolkit.publish import OutputKind, check_replaceable, mark, publish, staging_for
+    from toolkit.publish import OutputKind, check_replaceable, mark, publish, staging_for, write_json
 
     if not release.safe:
         raise ToolkitError(
@@ -218,10 +274,18 @@ def _write_release(release: Release, folder: Path) -> None:
             "the k of rules/risk.yaml"
         )
     check_replaceable(folder, OutputKind.RELEASE)
+    envelope = release.report()
+    envelope["release"]["folder"] = folder.name
     stage = staging_for(folder)
-    write_frames(release.tables, stage)
-    mark(stage, OutputKind.RELEASE)
-    publish(stage, folder)
+    try:
+        write_frames(release.tables, stage)
+        for name, text in render_card(envelope).items():
+            (stage / name).write_text(text, encoding="utf-8")
+        write_json(stage / "report.json", envelope)
+        mark(stage, OutputKind.RELEASE)
+        publish(stage, folder)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
 
 
 @_public
@@ -233,6 +297,7 @@ def anonymize(
     `key` is the pseudonym secret (at least 16 bytes); without one, TOOLKIT_SECRET is used, else a random
     key whose pseudonyms do not link across runs.
     """
+    from toolkit.contents import values_in
     from toolkit.kernels import scrub_and_verify
     from toolkit.verify import NameIndex
 
@@ -241,9 +306,18 @@ def anonymize(
     rules = load_privacy_rules(rules_dir)
     people = profiles.profiles.get_column("name"), profiles.experience.get_column("supervisor")
     names = NameIndex.of(name for column in people for name in column.drop_nulls())
-    anonymized, verification, tables = scrub_and_verify(profiles, rules, _keyring(key), names)
+    keys = _keyring(key)
+    anonymized, verification, tables = scrub_and_verify(profiles, rules, keys, names)
     budget = int(rules.policy.verification.max_suppressed * profiles.profiles.height)
     actions = [action.to_json() for action in anonymized.actions]
+    suppressed = sorted(
+        (keys.pseudonym("profile_id", pid), str(why)) for pid, why in verification.suppressed.items()
+    )
+    proof: dict[str, Any] = {
+        "entities": dict(anonymized.entities),
+        "key_source": keys.source,
+        "suppressed_pseudonyms": tuple(suppressed),
+    }
     risk_rules = load_risk_rules(rules_dir)
     text_rules = risk_rules.text if risk_rules.text is not None and risk_rules.text.enabled else None
     function_words = risk_rules.phrases.function_words if risk_rules.phrases else ()
@@ -260,10 +334,12 @@ def anonymize(
         finder = PhraseFinder(risk_rules.phrases, rules)
         phrases = phrase_keys(tables, risk_rules.phrases, finder).lazy()
         lazy = {name: frame.lazy() for name, frame in tables.items()}
+        view_columns = [column for view in risk_rules.views.values() for column in view.columns]
+        proof["quasi_identifier_cells"] = values_in(lazy, view_columns)
         plan = plan_risk(lazy, risk_rules, phrases, finder, phrases_distinct=True)  # one batch's: distinct
         risk = plan.to_json()
         if not plan.written:
-            return Release(tables, verification, actions, budget, risk)
+            return Release(tables, verification, actions, budget, risk, **proof)
         tables = {name: plan.apply(name, frame.lazy()).collect() for name, frame in tables.items()}
     text = None
     if text_rules is not None:
@@ -271,7 +347,7 @@ def anonymize(
 
         allowed, terms = allowed_sets(rules, text_rules.max_run, function_words)
         tables, text = anonymize_text(tables, text_rules, risk_rules.k, allowed, terms)
-    return Release(tables, verification, actions, budget, risk, text)
+    return Release(tables, verification, actions, budget, risk, text, **proof)
 
 
 @_public

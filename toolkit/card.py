@@ -14,7 +14,9 @@ Templates use `StrictUndefined`: a fact the templates ask for and `card_facts` d
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterable, Mapping
+from importlib import resources
 from typing import Any
 
 import jinja2
@@ -32,6 +34,37 @@ _MD_SPECIAL = regex.compile(
 strikethrough (`~~`), emphasis or an autolink (an e-mail's `@`, the `:` of `http://`, the dot of `www.`);
 an underscore inside a word (`profile_id`) starts nothing in CommonMark and stays as it is, for legibility."""
 _TERMS_COLUMN = f"{TERMS_TABLE}.term"
+SMALL_RELEASE = 0.5
+"""A release that withholds more than this share of its quasi-identifier cells is called small on its card,
+which then quotes how much releases of more persons keep (`toolkit/data/retention.json`)."""
+ENTITY_MEANINGS = {
+    "PERSON": "a person's name",
+    "LOCATION": "a place",
+    "ORGANIZATION": "an organisation",
+    "EMAIL_ADDRESS": "an e-mail address",
+    "PHONE_NUMBER": "a phone number",
+    "URL": "a web address",
+    "IP_ADDRESS": "an IP address",
+    "HANDLE": "a user name or handle",
+    "CREDIT_CARD": "a payment card number",
+    "IBAN_CODE": "a bank account number (IBAN)",
+    "STREET_ADDRESS": "a street address",
+    "DATE_OF_BIRTH": "a date of birth",
+    "NATIONAL_ID": "an identity, tax or passport number",
+    "AWARD": "an award, prize, scholarship or fellowship",
+    "ORG": "an organisation, lab, school or company",
+    "PROJECT": "a project, product or other named thing",
+    "NUMBER": "a number",
+    "WITHHELD": "a cell in which a contact was still found after scrubbing",
+}
+"""What each token type stands for, in the card's words (types of `rules/privacy.yaml`'s `text_entities`
+and of `rules/risk.yaml`'s phrases)."""
+_TEXT_MODES = {
+    "k_anonymous": "text pass: runs of words fewer than k persons hold cut (…)",
+    "terms": "text pass: withheld; its technical terms are in the terms table",
+    "drop": "text pass: withheld",
+    "scrubbed": "text pass: released verbatim",
+}
 _BREAKS = regex.compile(r"([.:_])")
 _LINE_BREAKS = regex.compile(r"\s*[\r\n\u2028\u2029]+\s*")
 
@@ -95,6 +128,10 @@ def card_facts(envelope: Mapping[str, Any]) -> dict[str, Any]:
     risk_columns = risk.get("columns", {}) if ran else {}
     tables = {str(table): int(rows) for table, rows in release["tables"].items()}
     views = _views(risk.get("views", {})) if ran else []
+    contents = release.get("columns", {})
+    text = envelope.get("text", {"ran": False})
+    modes = {str(column): str(entry["mode"]) for column, entry in text.get("columns", {}).items()}
+    rewritten = frozenset(str(column) for column in risk.get("phrase_columns", [])) if ran else frozenset()
     return {
         "tool_version": str(envelope["tool"]["version"]),
         "report_version": int(envelope["report_version"]),
@@ -102,13 +139,16 @@ def card_facts(envelope: Mapping[str, Any]) -> dict[str, Any]:
         "anonymized": bool(envelope["anonymized"]),
         "risk_ran": ran,
         "tables": tables,
-        "columns": _columns(privacy["columns"], risk_columns, tables),
+        "persons": tables.get("profiles", 0),
+        "kept": _kept(release, text),
+        "columns": _columns(privacy["columns"], risk_columns, tables, contents, modes, rewritten),
         "dropped": [
             f"{column['table']}.{column['column']}"
             for column in privacy["columns"]
             if column["action"] == "drop"
         ],
-        "withheld": sorted(name for name, column in risk_columns.items() if column["step"] == "withheld"),
+        "empty": _empty(contents, risk_columns, modes),
+        "tokens": _tokens(contents, privacy["entities_replaced"], risk_columns),
         "coarsened": _coarsened(risk_columns),
         "views": views,
         "chart": _chart(views) if views else None,
@@ -116,13 +156,14 @@ def card_facts(envelope: Mapping[str, Any]) -> dict[str, Any]:
         "risk_budget": int(risk.get("budget", 0)) if ran else 0,
         "risk_target_met": bool(risk.get("target_met", True)) if ran else True,
         "phrases": _phrases(risk.get("phrases", {})) if ran else [],
-        "text": _text(envelope.get("text", {"ran": False}), views),
+        "text": _text(text, views),
         "entities": {str(kind): int(count) for kind, count in privacy["entities_replaced"].items()},
         "verification": _verification(envelope["verification"]),
         "key": {
             "source": str(privacy["key"]["source"]),
             "linkable": bool(privacy["key"]["linkable_across_runs"]),
         },
+        "quality_ran": int(envelope["quality"]["rules_checked"]) > 0,
         "findings": [
             {
                 "rule": str(finding["rule"]),
@@ -181,14 +222,21 @@ def explain_step(step: str) -> str:
 
 
 def _columns(
-    columns: Iterable[Mapping[str, Any]], risk_columns: Mapping[str, Any], tables: Mapping[str, int]
+    columns: Iterable[Mapping[str, Any]],
+    risk_columns: Mapping[str, Any],
+    tables: Mapping[str, int],
+    contents: Mapping[str, Mapping[str, Any]],
+    modes: Mapping[str, str],
+    rewritten: frozenset[str],
 ) -> dict[str, list[dict[str, Any]]]:
-    """Per table (the release's tables first, in their order), its columns: what the policy did to them and
-    then what the risk pass did."""
+    """Per table (the release's tables first, in their order), its columns: what the policy did to them,
+    what the passes did then, and what the release holds, counted from its files. A column no policy
+    names (the terms table's) is listed as the text pass made it."""
     grouped: dict[str, list[dict[str, Any]]] = {table: [] for table in tables}
+    named = set()
     for column in columns:
         name = f"{column['table']}.{column['column']}"
-        level = risk_columns.get(name)
+        named.add(name)
         grouped.setdefault(str(column["table"]), []).append(
             {
                 "column": str(column["column"]),
@@ -196,10 +244,159 @@ def _columns(
                 "meaning": explain_action(str(column["action"])),
                 "nonnull": int(column["values"]),
                 "changed": int(column["changed"]),
-                "risk": explain_step(str(level["step"])) if level else "",
+                "then": _then(name, risk_columns, modes, rewritten),
+                "holds": explain_contents(contents.get(name)),
             }
         )
+    for name, entry in contents.items():
+        if name not in named:
+            table, _, bare = name.partition(".")
+            grouped.setdefault(table, []).append(
+                {
+                    "column": bare,
+                    "action": "-",
+                    "meaning": "made by the text pass: the technical terms each person's free text mentions",
+                    "nonnull": "-",
+                    "changed": "-",
+                    "then": _then(name, risk_columns, modes, rewritten),
+                    "holds": explain_contents(entry),
+                }
+            )
     return {table: rows for table, rows in grouped.items() if rows}
+
+
+def _then(
+    name: str, risk_columns: Mapping[str, Any], modes: Mapping[str, str], rewritten: frozenset[str]
+) -> str:
+    """What the dataset-wide passes did to a column after the policy, in plain words ('-' for nothing)."""
+    steps = []
+    level = risk_columns.get(name)
+    if level:
+        steps.append(f"risk pass: {explain_step(str(level['step']))}")
+    if name in rewritten:
+        steps.append("risk pass: phrases fewer than k persons share replaced by tokens like <PROJECT>")
+    if name in modes:
+        steps.append(_TEXT_MODES.get(modes[name], f"text pass: {modes[name]}"))
+    return "; ".join(steps) or "-"
+
+
+def explain_contents(found: Mapping[str, Any] | None) -> str:
+    """What a release holds in a column (its `release.columns` entry), in plain words."""
+    if found is None:
+        return "not in the release"
+    rows, values = int(found["rows"]), int(found["values"])
+    if not rows:
+        return "no rows"
+    if not values:
+        return "no value: null in every row"
+    said = [f"a value in {values} of {rows} rows, {int(found['distinct'])} distinct"]
+    tokens = found.get("tokens", {})
+    if tokens:
+        said.append("tokens " + ", ".join(f"{form} ({count})" for form, count in sorted(tokens.items())))
+    if int(found.get("cells_cut", 0)):
+        said.append(f"words cut (…) in {int(found['cells_cut'])}")
+    return "; ".join(said)
+
+
+def _empty(
+    contents: Mapping[str, Mapping[str, Any]], risk_columns: Mapping[str, Any], modes: Mapping[str, str]
+) -> list[dict[str, str]]:
+    """The release's columns that hold no value in any row, each with why."""
+    empty = []
+    for name, found in contents.items():
+        if int(found["rows"]) and not int(found["values"]):
+            level = risk_columns.get(name)
+            if level and level["step"] == "withheld":
+                why = "withheld by the risk pass"
+            elif modes.get(name) in ("terms", "drop"):
+                why = "withheld by the text pass"
+            else:
+                why = "no value left after scrubbing and the passes"
+            empty.append({"column": name, "why": why})
+    return empty
+
+
+def _kept(release: Mapping[str, Any], text: Mapping[str, Any]) -> dict[str, Any]:
+    """How much of what an attacker could look a person up by was withheld, and of the free text cut; and,
+    for a small release, how much releases of more persons keep."""
+    cells = release.get("quasi_identifiers", {"cells_before": 0, "cells_released": 0})
+    before, released = int(cells["cells_before"]), int(cells["cells_released"])
+    words = {"kept": 0, "cut": 0}
+    for entry in text.get("columns", {}).values():
+        words["kept"] += int(entry.get("words_kept", 0))
+        words["cut"] += int(entry.get("words_cut", 0))
+    withheld = (before - released) / before if before else 0.0
+    persons = int(release["tables"].get("profiles", 0))
+    small = withheld > SMALL_RELEASE
+    curve = retention_curve() if small else None
+    return {
+        "cells_before": before,
+        "cells_withheld": before - released,
+        "withheld": withheld,
+        "words": words["kept"] + words["cut"],
+        "words_cut": words["cut"] / (words["kept"] + words["cut"]) if words["kept"] + words["cut"] else 0.0,
+        "small": small,
+        "curve": _larger(curve, persons) if curve else [],
+        "curve_source": {key: str(curve[key]) for key in ("set", "rules", "command", "date")}
+        if curve
+        else {},
+    }
+
+
+def _larger(curve: Mapping[str, Any], persons: int) -> list[dict[str, Any]]:
+    points = [
+        {"persons": int(point["persons"]), "withheld": float(point["quasi_identifiers_withheld"])}
+        for point in curve["points"]
+    ]
+    larger = [point for point in points if point["persons"] > persons]
+    return larger or points
+
+
+@functools.cache
+def retention_curve() -> dict[str, Any]:
+    """What releases of growing size keep, measured by `benchmarks/retention.py` (packaged with the code)."""
+    text = resources.files("toolkit").joinpath("data", "retention.json").read_text(encoding="utf-8")
+    curve: dict[str, Any] = json.loads(text)
+    return curve
+
+
+def _tokens(
+    contents: Mapping[str, Mapping[str, Any]], scrubbed: Iterable[str], risk_columns: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """Every token form the release holds, what it stands for, how often and in which columns."""
+    found: dict[str, dict[str, Any]] = {}
+    for column, entry in contents.items():
+        for form, count in entry.get("tokens", {}).items():
+            token = found.setdefault(form, {"form": form, "count": 0, "columns": []})
+            token["count"] += int(count)
+            token["columns"].append(column)
+    coarsened: dict[str, list[str]] = {}
+    for name, level in risk_columns.items():
+        if int(level["level"]) and level["step"] != "released":
+            coarsened.setdefault(name.partition(".")[2].upper(), []).append(name)
+    for token in found.values():
+        token["meaning"] = explain_token(token["form"], set(scrubbed), coarsened)
+    return sorted(found.values(), key=lambda token: (-token["count"], token["form"]))
+
+
+def explain_token(form: str, scrubbed: Iterable[str], coarsened: Mapping[str, list[str]]) -> str:
+    """What a token form (`<PERSON_…>`, `<PROJECT>`, `<EMPLOYER>`) stands for, in plain words; `scrubbed`
+    are the entity types the scrubber replaced, `coarsened` the token types of coarsened columns."""
+    keyed = form.endswith("_…>")
+    kind = form.strip("<>").removesuffix("_…")
+    what = ENTITY_MEANINGS.get(kind, f"a value of type {kind}")
+    if keyed:
+        return f"{what} the scrubber found, as a keyed token: the same value gives the same token"
+    if kind in coarsened:
+        return (
+            f"a value of {', '.join(sorted(coarsened[kind]))} named in free text: the risk pass coarsened "
+            "that column, so its values are not shown in text either"
+        )
+    if kind == "NUMBER":
+        return "a number fewer than k persons share, or of years or months (columns give those in bands)"
+    if kind in scrubbed:
+        return f"{what} the scrubber found, without its key: a keyed token would let releases be joined on it"
+    return f"{what} that fewer than k persons share: a web search for it could find the person"
 
 
 def _persons_per_step(counts: Mapping[str, int]) -> str:

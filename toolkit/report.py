@@ -7,7 +7,7 @@ identical report. Examples inside findings are masked (see `toolkit.quality.mask
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,10 +16,12 @@ from toolkit._version import __version__
 from toolkit.model import TABLE_SCHEMAS, ProfileSet
 from toolkit.publish import write_json
 from toolkit.quality import Finding, ValidationResult
+from toolkit.scrub.keys import RANDOM_KEY
 from toolkit.text import plural
 from toolkit.verify import CONTACT_ENTITIES
 
 if TYPE_CHECKING:
+    from toolkit.contents import ColumnContents
     from toolkit.driver import JobOutcome
     from toolkit.scrub.keys import Keyring
 
@@ -120,11 +122,9 @@ def job_envelope(
             "passed": not any(finding.fails_job for finding in findings),
             "findings": [_finding_json(finding, private=inputs is not None) for finding in findings],
         },
-        "privacy": {
-            "key": {"source": keys.source, "linkable_across_runs": keys.linkable_across_runs},
-            "columns": [action.to_json() for action in stats.columns.values()],
-            "entities_replaced": dict(sorted(stats.entities.items())),
-        },
+        "privacy": privacy_section(
+            keys.source, [action.to_json() for action in stats.columns.values()], stats.entities
+        ),
         "verification": {
             "persons_checked": stats.verification.persons_checked,
             "persons_suppressed": len(outcome.suppressed),
@@ -139,23 +139,52 @@ def job_envelope(
         "risk": outcome.risk.to_json() if outcome.risk is not None else {"ran": False},
         "text": outcome.text if outcome.text is not None else {"ran": False},
         "anonymized": outcome.risk is not None and outcome.text is not None,
-        "release": {
-            "written": outcome.written,
-            # The release names itself only (an absolute --out may hold a home folder's user name).
-            "folder": release_folder if inputs is not None else Path(release_folder).name,
-            "tables": dict(outcome.released_rows),
-            "columns": {name: found.to_json() for name, found in outcome.contents.items()},
-            "quasi_identifiers": {
-                "cells_before": outcome.quasi_identifier_cells[0],
-                "cells_released": outcome.quasi_identifier_cells[1],
-            },
-        },
+        # The release names itself only (an absolute --out may hold a home folder's user name).
+        "release": release_section(
+            outcome.written,
+            release_folder if inputs is not None else Path(release_folder).name,
+            outcome.released_rows,
+            outcome.contents,
+            outcome.quasi_identifier_cells,
+        ),
         "exit_code": int(outcome.exit_code),
     }
     if inputs is not None:
         envelope["inputs"] = list(inputs)
         envelope["rejects"] = rejects.to_dicts()
     return envelope
+
+
+def privacy_section(
+    key_source: str, columns: Sequence[Mapping[str, Any]], entities: Mapping[str, int]
+) -> dict[str, Any]:
+    """The report's `privacy`: the key's source, each column's action, the entities replaced in text."""
+    return {
+        "key": {"source": key_source, "linkable_across_runs": key_source != RANDOM_KEY},
+        "columns": list(columns),
+        "entities_replaced": dict(sorted(entities.items())),
+    }
+
+
+def release_section(
+    written: bool,
+    folder: str,
+    rows: Mapping[str, int],
+    contents: Mapping[str, ColumnContents],
+    quasi_identifier_cells: tuple[int, int],
+) -> dict[str, Any]:
+    """The report's `release`: whether it was written, where, its rows per table, what each column holds
+    (`toolkit.contents`) and the quasi-identifier cells holding a value before the risk pass and after."""
+    return {
+        "written": written,
+        "folder": folder,
+        "tables": dict(rows),
+        "columns": {name: found.to_json() for name, found in contents.items()},
+        "quasi_identifiers": {
+            "cells_before": quasi_identifier_cells[0],
+            "cells_released": quasi_identifier_cells[1],
+        },
+    }
 
 
 def _finding_json(finding: Finding, private: bool) -> dict[str, Any]:

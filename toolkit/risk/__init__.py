@@ -146,6 +146,11 @@ class RiskPlan:
                 for name, risk in self.views.items()
             },
             "phrases": self.phrases,
+            "phrase_columns": [
+                column
+                for column in self.phrase_columns
+                if self.rewriter is not None and not self.levels.get(column)
+            ],
             "columns": {
                 level.column: {
                     "level": level.level,

@@ -18,6 +18,8 @@ from toolkit.errors import UsageError
 
 SECRET_VARIABLE = "TOOLKIT_SECRET"
 _MIN_SECRET_BYTES = 16
+RANDOM_KEY = "random per run"
+"""The key source of a run without a secret: its pseudonyms do not link across runs."""
 TOKEN_HEX = 8
 PSEUDONYM_HEX = 16
 
@@ -30,7 +32,7 @@ class Keyring:
 
     @property
     def linkable_across_runs(self) -> bool:
-        return self.source != "random per run"
+        return self.source != RANDOM_KEY
 
     def digest(self, kind: str, value: str) -> str:
         """Hex HMAC-SHA256 of `value` within a namespace `kind` (so a name and a repository never collide)."""
@@ -65,7 +67,7 @@ def keyring(key_file: Path | None = None) -> Keyring:
     secret = os.environ.get(SECRET_VARIABLE)
     if secret is not None:
         return Keyring(_checked(os.fsencode(secret), SECRET_VARIABLE), SECRET_VARIABLE)
-    return Keyring(secrets.token_bytes(32), "random per run")
+    return Keyring(secrets.token_bytes(32), RANDOM_KEY)
 
 
 _MAX_KEY_FILE_BYTES = 4096

@@ -39,7 +39,7 @@ import polars as pl
 import regex
 
 from toolkit._version import __version__
-from toolkit.detectors import Detector, detectors, find, ipv4_ok, phone_ok
+from toolkit.detectors import Detector, declared_order, detectors, find, ipv4_ok, phone_ok, resolve
 from toolkit.errors import UsageError
 from toolkit.rules import (
     ALLOW_LIST_FILE,
@@ -82,9 +82,6 @@ RULE_DESCRIPTIONS = {
     "PERSON": "A person's name (found by NER, with --deep).",
     UNREADABLE: "A file that could not be read, so it was not scanned.",
 }
-_SPECIFIC_FIRST = {"PHONE_NUMBER": 1}
-"""Rank of an entity when matches overlap (lower wins; unlisted entities rank 0): a phone pattern reads any
-run of digit groups, so an IBAN, a card number or an IP address it overlaps is the better name for it."""
 _DATE = regex.compile(r"(\d{4})([-./])(\d{1,2})\2(\d{1,2})|(\d{1,2})([-./])(\d{1,2})\6(\d{4})")
 
 
@@ -265,17 +262,6 @@ def _checked(detector: Detector, regions: Sequence[str]) -> Detector:
     return detector
 
 
-def _resolve(matches: Iterable[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
-    """One entity per stretch of text: the most specific (see `_SPECIFIC_FIRST`), then the longest, then the
-    first; a match overlapping one kept is dropped (a phone's national part, a phone read in an IBAN)."""
-    kept: list[tuple[str, int, int]] = []
-    ranked = sorted(set(matches), key=lambda m: (_SPECIFIC_FIRST.get(m[0], 0), m[1] - m[2], m[1], m[0]))
-    for entity, start, end in ranked:
-        if all(end <= other_start or start >= other_end for _, other_start, other_end in kept):
-            kept.append((entity, start, end))
-    return sorted(kept, key=lambda m: m[1])
-
-
 class Scanner:
     def __init__(
         self,
@@ -295,6 +281,7 @@ class Scanner:
         self.detectors: list[Detector] = [
             _checked(detector, regions) for detector in detectors(rules.recognizers, SCANNED_ENTITIES)
         ]
+        self.order = declared_order(rules.recognizers)
         self.allowed = {fold(value) for value in allowed_values}
         self.rules = rules
         self.deep = deep
@@ -318,7 +305,7 @@ class Scanner:
             for row, column, text, line in cells:
                 text = unmasked(text)
                 shown = self._masked(column)
-                for entity, start, end in _resolve(find(self.detectors, text)):
+                for start, end, entity in self._found(text):
                     value = text[start:end]
                     if fold(value) not in self.allowed:
                         findings.append(Finding(str(path), row, shown, str(entity), value, uri, line))
@@ -327,10 +314,14 @@ class Scanner:
             findings += self._names(texts)
         return sorted(set(findings), key=lambda f: (f.path, f.row, f.column, f.entity, f.value))
 
+    def _found(self, text: str) -> list[tuple[int, int, str]]:
+        """(start, end, entity) of what the detectors find, one type per stretch as the scrubber types it
+        (`toolkit.detectors.resolve`); findings of one type are not joined: each is reported."""
+        return resolve(find(self.detectors, text), text, self.order, join_touching=False)
+
     def _masked(self, text: str) -> str:
         """`text` (a column name, a reason) with what the detectors find in it shown only by its shape."""
-        found = _resolve(find(self.detectors, text))
-        for _, start, end in sorted(found, key=lambda match: -match[1]):
+        for start, end, _ in reversed(self._found(text)):
             text = text[:start] + str(mask(text[start:end])) + text[end:]
         return text
 

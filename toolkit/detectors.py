@@ -93,6 +93,9 @@ def digit_run_ok(candidate: str) -> bool:
     return regex.fullmatch(r"\d{1,3}(?:[ .]\d{3})+", candidate.strip()) is None
 
 
+FILTERING_CHECKS = frozenset({"digit_run"})
+"""Checks that only rule a match out (a run of digits that is a year or a date) without confirming it: the
+scrubber keeps such a match's pattern score, where a checksum or a valid number makes it certain."""
 VALIDATORS: dict[str, Callable[[str], bool]] = {
     "luhn": luhn_ok,
     "iban": iban_ok,
@@ -115,6 +118,7 @@ class Detector:
     name: str
     pattern: regex.Pattern[str]
     validate: Callable[[str], bool] | None = None
+    score: float = 1.0
 
 
 def detectors(specs: Iterable[RecognizerSpec], entities: Iterable[str] | None = None) -> list[Detector]:
@@ -126,6 +130,7 @@ def detectors(specs: Iterable[RecognizerSpec], entities: Iterable[str] | None = 
             f"{spec.name}.{pattern.name}",
             regex.compile(pattern.regex, regex.IGNORECASE if spec.ignore_case else 0),
             validator_for(spec),
+            pattern.score,
         )
         for spec in specs
         if wanted is None or spec.entity in wanted
@@ -133,9 +138,69 @@ def detectors(specs: Iterable[RecognizerSpec], entities: Iterable[str] | None = 
     ]
 
 
-def find(found_by: Iterable[Detector], text: str) -> Iterator[tuple[str, int, int]]:
-    """(entity, start, end) of every match that passes its detector's validation."""
+def find(found_by: Iterable[Detector], text: str) -> Iterator[Finding]:
+    """Every match that passes its detector's validation, as a `Finding` with the pattern's score."""
     for detector in found_by:
         for match in detector.pattern.finditer(text):
             if detector.validate is None or detector.validate(match.group()):
-                yield detector.entity, match.start(), match.end()
+                yield Finding(match.start(), match.end(), detector.entity, detector.score)
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """Something found in a text: where, of which type, how sure the detector was, and whether it is one of
+    the record's own identifiers (known: what the record says beats what a detector or a model guessed)."""
+
+    start: int
+    end: int
+    entity: str
+    score: float = 1.0
+    known: bool = False
+
+
+def declared_order(specs: Iterable[RecognizerSpec]) -> tuple[str, ...]:
+    """The entity types in the order `rules/recognizers.yaml` declares their first recognizer: the last
+    tie-break between findings of one stretch of text (a specific recognizer is declared before a
+    catch-all: `phone` before `long_number`)."""
+    return tuple(dict.fromkeys(spec.entity for spec in specs))
+
+
+_LINE_BREAK = regex.compile(r"[\n\r\v\f\u2028\u2029]")
+
+
+def resolve(
+    found: Iterable[Finding], text: str, order: Sequence[str], join_touching: bool = True
+) -> list[tuple[int, int, str]]:
+    """One type per stretch of text, the same on every path (the scrubber, verification, `toolkit check`):
+    findings that overlap become one covering span, typed by the finding that covers the most; on a tie by
+    a known identifier over a detector, then by the higher score, then by the type `order` lists first
+    (types it does not list come after, by name). With `join_touching`, findings of one type with only
+    white space between them are joined too, as Presidio's anonymizer joins them, unless a line break is
+    among it (the lines of an address block are apart). Sorted by start."""
+    place = {entity: index for index, entity in enumerate(order)}
+
+    def rank(finding: Finding) -> tuple[int, bool, float, int, str]:
+        tie = -place.get(finding.entity, len(place))
+        return finding.end - finding.start, finding.known, finding.score, tie, finding.entity
+
+    merged: list[tuple[int, int, str]] = []
+    best: list[tuple[int, bool, float, int, str]] = []
+    for finding in sorted(found, key=lambda f: (f.start, f.end)):
+        start, end, entity = finding.start, finding.end, finding.entity
+        between = text[merged[-1][1] : start] if merged else ""
+        touching = (
+            join_touching
+            and merged
+            and entity == merged[-1][2]
+            and not between.strip()
+            and not _LINE_BREAK.search(between)
+        )
+        if merged and (start < merged[-1][1] or touching):
+            last_start, last_end, last_entity = merged[-1]
+            if rank(finding) > best[-1]:
+                last_entity, best[-1] = entity, rank(finding)
+            merged[-1] = (last_start, max(last_end, end), last_entity)
+        else:
+            merged.append((start, end, entity))
+            best.append(rank(finding))
+    return merged

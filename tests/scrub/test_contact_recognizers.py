@@ -158,7 +158,7 @@ def found_by(privacy_rules: PrivacyRules) -> list[Detector]:
     ("text", "entity", "value"), CASES, ids=[f"{e}-{i}" for i, (_, e, _) in enumerate(CASES)]
 )
 def test_recognizer(text: str, entity: str, value: str | None, found_by: list[Detector]) -> None:
-    found = [text[start:end] for kind, start, end in find(found_by, text) if kind == entity]
+    found = [text[f.start : f.end] for f in find(found_by, text) if f.entity == entity]
     if value is None:
         assert found == []
     else:

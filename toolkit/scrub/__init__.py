@@ -62,6 +62,7 @@ class Anonymized:
 
 def scrubber_for(rules: PrivacyRules, keys: Keyring) -> TextScrubber:
     """The text scrubber; Presidio and spaCy are imported and loaded here, on first use, once per process."""
+    from toolkit.detectors import declared_order
     from toolkit.scrub.engine import engine_for
     from toolkit.scrub.text import TextScrubber
 
@@ -85,6 +86,7 @@ def scrubber_for(rules: PrivacyRules, keys: Keyring) -> TextScrubber:
         rules.product_words,
         rules.technical_given_names,
         rules.vendors,
+        declared_order(rules.recognizers),
     )
 
 

@@ -23,7 +23,7 @@ from presidio_analyzer import EntityRecognizer, Pattern, PatternRecognizer
 from presidio_analyzer.analyzer_engine import REGEX_TIMEOUT_SECONDS
 from presidio_analyzer.nlp_engine import NerModelConfiguration, SpacyNlpEngine
 
-from toolkit.detectors import validator_for
+from toolkit.detectors import FILTERING_CHECKS, validator_for
 from toolkit.errors import RulesError
 from toolkit.names import PARTICLES
 from toolkit.rules import PRIVACY_FILE, NlpSettings, RecognizerSpec
@@ -82,14 +82,18 @@ class _NerOnlySpacyEngine(SpacyNlpEngine):
 
 
 class _ValidatedPatternRecognizer(PatternRecognizer):
-    """A pattern recognizer whose matches must pass a check (Luhn, IBAN) declared in the rules."""
+    """A pattern recognizer whose matches must pass a check (Luhn, IBAN) declared in the rules. A check that
+    `confirms` makes a match certain (Presidio's score 1); one that only filters (`FILTERING_CHECKS`) leaves
+    the pattern's score, so a catch-all never outranks a specific recognizer on the same text."""
 
-    def __init__(self, check: Callable[[str], bool], **kwargs: Any) -> None:
+    def __init__(self, check: Callable[[str], bool], confirms: bool, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.check = check
+        self.confirms = confirms
 
-    def validate_result(self, pattern_text: str) -> bool:
-        return self.check(pattern_text)
+    def validate_result(self, pattern_text: str) -> bool | None:
+        passed = self.check(pattern_text)
+        return passed if self.confirms or not passed else None
 
 
 def _flags(spec: RecognizerSpec) -> int:
@@ -102,6 +106,7 @@ def _pattern_recognizer(spec: RecognizerSpec) -> PatternRecognizer:
     if check is not None:
         return _ValidatedPatternRecognizer(
             check,
+            spec.check not in FILTERING_CHECKS,
             supported_entity=spec.entity,
             name=spec.name,
             patterns=[Pattern(name=p.name, regex=p.regex, score=p.score) for p in spec.patterns],

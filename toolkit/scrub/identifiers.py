@@ -275,8 +275,11 @@ class RecordIdentifiers:
         sequences: dict[tuple[str, ...], tuple[Identity, bool]] = {}
         for variant, identity in self.variants.items():
             words = tuple(_WORD.findall(variant))
-            if words:
-                sequences.setdefault(words, (identity, variant in self.any_case))
+            held = sequences.get(words)
+            # Words that a person's name and a contact both read ('Maria Gonzalez', 'maria.gonzalez@…')
+            # are the name: a contact found as words is its owner's name, not the contact.
+            if words and (held is None or (identity.entity == "PERSON" and held[0].entity != "PERSON")):
+                sequences[words] = (identity, variant in self.any_case)
         longest = max((len(words) for words in sequences), default=0)
         return WordIndex(
             sequences, longest, frozenset(words[0] for words in sequences),

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import regex
 
+from toolkit.detectors import Finding, resolve
 from toolkit.scrub.engine import Engine, Span
 from toolkit.scrub.identifiers import RecordIdentifiers, WordIndex
 from toolkit.scrub.keys import Keyring
@@ -65,8 +66,11 @@ class TextScrubber:
         product_words: frozenset[str] = frozenset(),
         technical_given_names: frozenset[str] = frozenset(),
         vendors: frozenset[str] = frozenset(),
+        precedence: Sequence[str] = (),
     ) -> None:
         self.engine = engine
+        self.precedence = tuple(precedence)
+        """Entity types in the order that wins a tie between findings of one stretch (`detectors.resolve`)."""
         self.keys = keys
         self.entities = frozenset(entities)
         self.allow_list = allow_list
@@ -188,7 +192,7 @@ class TextScrubber:
         if index is None or not text or is_allowed(text, self.allow_list, self.common_words):
             return original
         found = [
-            (start, end, known.entity, 1)
+            Finding(start, end, known.entity, known=True)
             for start, end, known in identifiers.find(text, index)
             if not is_allowed(text[start:end], self.allow_list, self.common_words)
         ]
@@ -201,8 +205,12 @@ class TextScrubber:
     ) -> None:
         """Add what was found in some of one record's texts (`texts`: all of them) to its identifiers."""
         for text, spans in spans_of.items():
-            for span in self._kept(spans, text, identifiers.allow_list):
-                identifiers.add_found(span.entity, text[span.start : span.end])
+            kept = self._kept(spans, text, identifiers.allow_list)
+            found = (Finding(span.start, span.end, span.entity, span.score) for span in kept)
+            # Learned as the type the text will be replaced by: 'São Paulo' that NER calls a place and a
+            # name pattern a person is a place, and is not searched for as a person elsewhere.
+            for start, end, entity in resolve(found, text, self.precedence, join_touching=False):
+                identifiers.add_found(entity, text[start:end])
         identifiers.link_contact_names(texts)
 
     def _needing_ner(self, texts: Iterable[str], identifiers: RecordIdentifiers) -> list[_Need]:
@@ -228,7 +236,11 @@ class TextScrubber:
                 continue
             if self.tools.names_a_tool(span, text, allow_list):
                 continue
-            kept.append(_with_surname(span, text, allow_list) if span.entity == "PERSON" else span)
+            kept.append(
+                _without_possessive(_with_surname(span, text, allow_list), text)
+                if span.entity == "PERSON"
+                else span
+            )
         return kept
 
     def _replace(
@@ -239,13 +251,16 @@ class TextScrubber:
         index: WordIndex | None,
         result: TextScrubResult,
         original: str,
-        known: list[tuple[int, int, str, int]] | None = None,
+        known: list[Finding] | None = None,
     ) -> str:
         """`text` with the spans found replaced by tokens; `original` is `text` before `_readable` (of the
         same length), whose characters the output keeps outside the tokens."""
         if not text:
             return original
-        candidates = [(s.start, s.end, s.entity, 0) for s in self._kept(spans, text, identifiers.allow_list)]
+        candidates = [
+            Finding(s.start, s.end, s.entity, s.score)
+            for s in self._kept(spans, text, identifiers.allow_list)
+        ]
         if known is None:
             ordinary = Lexicon(identifiers.allow_list, self.common_words)
             known = [
@@ -258,9 +273,9 @@ class TextScrubber:
             starts = [start for start, _ in tokens_already]
             candidates = [
                 c for c in candidates
-                if (i := bisect_left(starts, c[1]) - 1) < 0 or tokens_already[i][1] <= c[0]
+                if (i := bisect_left(starts, c.end) - 1) < 0 or tokens_already[i][1] <= c.start
             ]  # fmt: skip
-        merged = _merge(candidates, text)
+        merged = resolve(candidates, text, self.precedence)
         if not merged:
             return original
         ordinary = Lexicon(identifiers.allow_list, self.common_words)
@@ -356,6 +371,16 @@ _NEXT_NAME_WORD = regex.compile(r"[^\S\n\r]\p{Lu}[\p{L}'\u2019-]*\p{L}(?![\p{L}\
 """The word after a name on the same line (a name never runs on to the next line)."""
 
 
+_POSSESSIVE = regex.compile(r"(?<=\p{L})['\u2019]s?\Z")
+
+
+def _without_possessive(span: Span, text: str) -> Span:
+    """A name without the possessive a detector took in with it: 'Yuki Tanaka's' -> 'Yuki Tanaka', so the
+    text reads '<PERSON_…>'s phone'."""
+    possessive = _POSSESSIVE.search(text, span.start, span.end)
+    return span if possessive is None else Span(span.entity, span.start, possessive.start(), span.score)
+
+
 def _with_surname(span: Span, text: str, allow_list: Container[str]) -> Span:
     """NER often stops a name early ('Thành' of 'Thành Nguyễn'): take in up to two capitalised words that
     follow it directly and are not allowed terms."""
@@ -370,7 +395,7 @@ def _with_surname(span: Span, text: str, allow_list: Container[str]) -> Span:
 
 def _with_next_names(
     start: int, end: int, entity: str, text: str, allow_list: Container[str], given_names: Container[str]
-) -> tuple[int, int, str, int]:
+) -> Finding:
     """A single known name word takes in the capitalised words right after it ('Lerato' of a record
     that knows her, in 'Lerato Khumalo leads ...', which NER took for an organisation), and a given name
     right before it ('Ray' of 'used by Ray Chukwuemeka's group', though Ray is a tool too)."""
@@ -379,7 +404,7 @@ def _with_next_names(
         before = _GIVEN_NAME_BEFORE.search(text, max(0, start - _LONGEST_GIVEN_NAME), start)
         if before is not None and before.group(1) in given_names:
             start = before.start(1)
-    return (start, end, entity, 1)
+    return Finding(start, end, entity, known=True)
 
 
 _LONGEST_GIVEN_NAME = 30
@@ -427,7 +452,6 @@ def _is_name_word(word: str, ordinary: Lexicon, english: Container[str]) -> bool
 
 
 _SPACES = re.compile(r" +")
-_BREAK = re.compile(r"[\n\r\v\f\u2028\u2029]")
 
 
 def _join_space_separated(spans: list[tuple[int, int, str]], text: str) -> list[tuple[int, int, str]]:
@@ -438,25 +462,3 @@ def _join_space_separated(spans: list[tuple[int, int, str]], text: str) -> list[
             start = joined.pop()[0]
         joined.append((start, end, entity))
     return joined
-
-
-def _merge(candidates: list[tuple[int, int, str, int]], text: str) -> list[tuple[int, int, str]]:
-    """Overlapping findings become one covering span, typed by the longest of them; on a tie, by what the
-    record's identifiers say (priority 1) rather than what NER guessed (priority 0). Findings of one type
-    with only white space between them are joined too, as Presidio's anonymizer would, unless a line
-    break is among it (the lines of an address block are apart)."""
-    merged: list[tuple[int, int, str]] = []
-    best: list[tuple[int, int]] = []  # (length, priority) of the finding that typed each merged span
-    for start, end, entity, priority in sorted(candidates):
-        rank = (end - start, priority)
-        between = text[merged[-1][1] : start] if merged else ""
-        touching = merged and entity == merged[-1][2] and not between.strip() and not _BREAK.search(between)
-        if merged and (start < merged[-1][1] or touching):
-            last_start, last_end, last_entity = merged[-1]
-            if rank > best[-1]:
-                last_entity, best[-1] = entity, rank
-            merged[-1] = (last_start, max(last_end, end), last_entity)
-        else:
-            merged.append((start, end, entity))
-            best.append(rank)
-    return merged

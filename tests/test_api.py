@@ -19,6 +19,7 @@ def test_public_names_are_pinned() -> None:
     assert sorted(toolkit.__all__) == [
         "JobFault",
         "ProfileSet",
+        "RandomKeyWarning",
         "RejectReason",
         "Release",
         "RulesError",

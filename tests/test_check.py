@@ -385,7 +385,7 @@ def test_messages_count_in_the_singular_and_plural(
     rows = "".join(f"person{n}@example.net\n" for n in range(emails))
     (repo / "a.csv").write_text(f"email\n{rows}")
     assert main(["check", "a.csv"]) == 1
-    assert capsys.readouterr().err == f"personal data found: {summary}\n"
+    assert capsys.readouterr().err.startswith(f"personal data found: {summary}\nnext: ")
     assert main(["check", "a.csv", "--update-baseline"]) == 0
     assert capsys.readouterr().out == f"{accepted} into .pii-baseline.json\n"
 
@@ -537,7 +537,7 @@ def test_scan_pii_uses_the_allowed_values_of_the_repositorys_rules(
     assert main([*_hook("scan-pii"), "bots.csv"]) == 1  # no rules/ here: the packaged rules
     allowed = _repo_rules(repo) / "vocabularies" / "allowed_values.yaml"
     allowed.write_text(allowed.read_text(encoding="utf-8") + "  - builds@example.net\n", encoding="utf-8")
-    assert _hook("scan-pii") == ["check", "--rules-from-repo"]
+    assert _hook("scan-pii") == ["check", "--rules-from-repo", "--hook", "scan-pii"]
     assert main([*_hook("scan-pii"), "bots.csv"]) == 0
     assert main(["check", "bots.csv"]) == 1  # without the option: the packaged rules
     assert main([*_hook("scan-pii"), "bots.csv", "--rules", str(REPO / "rules")]) == 1  # --rules wins

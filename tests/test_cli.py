@@ -112,4 +112,4 @@ def test_the_command_exits_with_mains_code_and_its_whole_output(tmp_path: Path) 
     assert done.returncode == 1
     assert done.stdout.count("EMAIL_ADDRESS") == 2000
     assert done.stdout.endswith(":2000:contact: EMAIL_ADDRESS (xxxxxx9999@xxxxxxx.xxx)\n")
-    assert done.stderr == "personal data found: 2000 findings in 1 file\n"
+    assert done.stderr.startswith("personal data found: 2000 findings in 1 file\nnext: ")

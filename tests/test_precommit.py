@@ -52,7 +52,8 @@ def test_the_hooks_block_personal_data_and_read_the_repositorys_rules(tmp_path: 
     data.mkdir()
     _run("git", "init", "-q", cwd=data)
     (data / ".pre-commit-config.yaml").write_text(
-        f"repos:\n  - repo: {source}\n    rev: {rev}\n    hooks:\n      - id: scan-pii\n      - id: lint-rules\n"
+        f"repos:\n  - repo: {source}\n    rev: {rev}\n    hooks:\n      - id: scan-pii\n      - id: accept-pii\n"
+        "      - id: lint-rules\n"
     )
     _run(pre_commit, "install", cwd=data)
     _run("git", "add", ".pre-commit-config.yaml", cwd=data)
@@ -70,8 +71,22 @@ def test_the_hooks_block_personal_data_and_read_the_repositorys_rules(tmp_path: 
     assert blocked.returncode != 0
     assert "people.csv:1:email: EMAIL_ADDRESS (" in output
     assert "personal data found: 1 finding in 1 file" in output
+    assert "pre-commit run accept-pii --hook-stage manual --files people.csv" in output
     assert "ada.byron" not in output
     assert _run("git", "log", "--oneline", cwd=data).stdout.count("\n") == 2
+
+    # the next step the failure names, run as it says, accepts a value that is no one's
+    _run("git", "reset", "-q", "people.csv", cwd=data)
+    (data / "office.csv").write_text("desk,phone\nfront,+44 20 7946 0000\n")
+    _run("git", "add", "office.csv", cwd=data)
+    office = _run("git", "commit", "-q", "-m", "office", cwd=data, check=False)
+    assert office.returncode != 0
+    step = "pre-commit run accept-pii --hook-stage manual --files office.csv"
+    assert step in office.stdout + office.stderr
+    _run(*step.replace("pre-commit", pre_commit, 1).split(), cwd=data)
+    _run("git", "add", "office.csv", ".pii-baseline.json", cwd=data)
+    accepted_office = _run("git", "commit", "-q", "-m", "office", cwd=data, check=False)
+    assert accepted_office.returncode == 0, accepted_office.stdout + accepted_office.stderr
 
     # the repository's own rules/ accepts the address: scan-pii reads it, and lint-rules lints it
     shutil.copytree(REPO / "rules", data / "rules")

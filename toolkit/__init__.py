@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 import polars as pl
 
 from toolkit._version import __version__
-from toolkit.errors import JobFault, RejectReason, RulesError, ToolkitError, UsageError
+from toolkit.errors import JobFault, RandomKeyWarning, RejectReason, RulesError, ToolkitError, UsageError
 from toolkit.model import TABLE_SCHEMAS, TERMS_TABLE, ProfileSet
 from toolkit.parse import parse_paths
 from toolkit.rules import load_parsing_rules, load_privacy_rules, load_quality_rules, load_risk_rules
@@ -31,6 +31,7 @@ __all__ = [
     "TABLE_SCHEMAS",
     "JobFault",
     "ProfileSet",
+    "RandomKeyWarning",
     "RejectReason",
     "Release",
     "RulesError",
@@ -60,7 +61,7 @@ def _public(function: Callable[_P, _R]) -> Callable[_P, _R]:
     def call(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
             return function(*args, **kwargs)
-        except ToolkitError:
+        except (ToolkitError, Warning):  # a warning the caller made an error is theirs, not a bug
             raise
         except OSError as exc:
             raise UsageError(f"{exc.filename or 'a file'}: {exc.strerror or exc}") from exc
@@ -156,11 +157,23 @@ def _profile_set(profiles: object) -> ProfileSet:
     return profiles
 
 
-def _keyring(key: bytes | str | None) -> Keyring:
-    from toolkit.scrub.keys import from_secret, keyring
+def _keyring(key: bytes | str | None, required: bool = False) -> Keyring:
+    """The key given, else TOOLKIT_SECRET, else (a `UsageError` when `required`) a random key, with a
+    `RandomKeyWarning`."""
+    import warnings
+
+    from toolkit.scrub.keys import RANDOM_KEY, from_secret, keyring
 
     if key is None:
-        return keyring()  # TOOLKIT_SECRET, else a random key for this process
+        keys = keyring(required=required)  # TOOLKIT_SECRET, else a random key for this process
+        if keys.source == RANDOM_KEY:
+            warnings.warn(
+                "no key and no TOOLKIT_SECRET: pseudonyms use a random key and link to no other result; pass "
+                "key=, or set `key: required: true` in rules/privacy.yaml to make this an error",
+                RandomKeyWarning,
+                stacklevel=3,
+            )
+        return keys
     if not isinstance(key, str | bytes):
         raise UsageError(f"key: pass the secret as a str or bytes (16 bytes or more), not {_kind(key)}")
     return from_secret(key.encode() if isinstance(key, str) else key, "given")
@@ -306,7 +319,7 @@ def anonymize(
     rules = load_privacy_rules(rules_dir)
     people = profiles.profiles.get_column("name"), profiles.experience.get_column("supervisor")
     names = NameIndex.of(name for column in people for name in column.drop_nulls())
-    keys = _keyring(key)
+    keys = _keyring(key, rules.policy.key.required)
     anonymized, verification, tables = scrub_and_verify(profiles, rules, keys, names)
     budget = int(rules.policy.verification.max_suppressed * profiles.profiles.height)
     actions = [action.to_json() for action in anonymized.actions]
@@ -375,7 +388,7 @@ def scrub_frame(
                 f"(frame.with_columns(pl.col({column!r}).cast(pl.String)))"
             )
     rules = load_privacy_rules(_folder(rules_dir, "rules_dir"))
-    scrubbed, _ = scrub_columns(frame, columns, rules, _keyring(key))
+    scrubbed, _ = scrub_columns(frame, columns, rules, _keyring(key, rules.policy.key.required))
     return scrubbed
 
 
@@ -393,16 +406,20 @@ def run(
     `out/report.json` when the release is written); its `exit_code` is what the command would exit with.
     Raises `UsageError` for bad folders and `JobFault` when the job could not finish."""
     from toolkit import pipeline
-    from toolkit.driver import DEFAULT_BATCH_SIZE, JobSettings
+    from toolkit.driver import DEFAULT_BATCH_SIZE, JobSettings, check_inputs
 
     jobs = _count(jobs, "jobs", 0)
     batch_size = _count(batch_size, "batch_size", 1) if batch_size is not None else None
     settings = JobSettings(jobs=jobs, batch_size=batch_size or DEFAULT_BATCH_SIZE, progress=False)
+    rules = pipeline.job_rules(_folder(rules_dir, "rules_dir"))
+    assert rules.privacy is not None
+    paths, folder = _paths(inputs, "inputs"), _given_folder(out, "out")
+    check_inputs(paths)  # a mistyped path before a warning about the key
     return pipeline.run(
-        _paths(inputs, "inputs"),
-        _given_folder(out, "out"),
-        pipeline.job_rules(_folder(rules_dir, "rules_dir")),
-        _keyring(key),
+        paths,
+        folder,
+        rules,
+        _keyring(key, rules.privacy.policy.key.required),
         private_dir=_folder(private_dir, "private_dir"),
         settings=settings,
     )

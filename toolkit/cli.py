@@ -31,6 +31,7 @@ from toolkit.rules import (
 from toolkit.text import plural
 
 if TYPE_CHECKING:
+    from toolkit.rules import PrivacyRules
     from toolkit.scrub import Keyring
 
 
@@ -39,6 +40,60 @@ class _Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         print(f"toolkit: error: {message}", file=sys.stderr)
         raise SystemExit(Exit.USAGE)
+
+
+_EXIT_CODES: dict[str, tuple[str, ...]] = {
+    "parse": ("0  parsed", "1  some inputs rejected (rows of rejects)", "2  usage or rules error"),
+    "validate": (
+        "0  no error rule failed",
+        "1  an error rule failed beyond its threshold, or inputs were rejected",
+        "2  usage or rules error",
+    ),
+    "run": (
+        "0  released, nothing to report",
+        "1  released with findings: rejected inputs, failed error rules, persons kept out by verification",
+        "2  usage or rules error: nothing was done",
+        "3  no release written: blocked (see the card and the private report), or a fault",
+    ),
+    "scrub": (
+        "0  scrubbed",
+        "1  scrubbed, and the leak check withheld some cells",
+        "2  usage or rules error",
+    ),
+    "check": (
+        "0  nothing new found",
+        "1  personal data found, or a file could not be read",
+        "2  usage or rules error",
+    ),
+    "lint-rules": ("0  the rules load and compile", "2  a rules error, named by file and key"),
+}
+_EXAMPLES = {
+    "parse": ("toolkit parse sample_data --out out/parsed",),
+    "validate": ("toolkit validate sample_data --report quality.json --quarantine out/quarantine",),
+    "run": (
+        "export TOOLKIT_SECRET='a secret of 16 bytes or more'",
+        "toolkit run sample_data --out out/release --require-key",
+    ),
+    "scrub": ("toolkit scrub notes.csv --text-column text --out notes.scrubbed.csv --report scrub.json",),
+    "check": (
+        "toolkit check data/people.csv",
+        "toolkit check --update-baseline data/people.csv   # accept findings that are not personal data",
+    ),
+    "lint-rules": ("toolkit lint-rules --rules my-rules",),
+}
+
+
+def _epilog(command: str) -> str:
+    codes = "\n".join(f"  {line}" for line in _EXIT_CODES[command])
+    example = "\n".join(f"  {line}" for line in _EXAMPLES[command])
+    return f"exit codes:\n{codes}\n\nexample:\n{example}"
+
+
+def _command(commands: Any, name: str, help: str) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name, help=help, epilog=_epilog(name), formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    return parser
 
 
 def add_rules_option(parser: argparse.ArgumentParser) -> None:
@@ -55,13 +110,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="toolkit", description="Make developer-profile datasets safe to share.")
     parser.add_argument("--version", action="version", version=f"toolkit {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
-    parse = commands.add_parser("parse", help="parse raw profiles into the contract's tables (private data)")
+    parse = _command(commands, "parse", "parse raw profiles into the contract's tables (private data)")
     parse.add_argument("inputs", nargs="+", metavar="INPUT", help="files or folders (searched recursively)")
     parse.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for <table>.parquet")
     add_rules_option(parse)
 
-    validate = commands.add_parser(
-        "validate", help="run the quality rules on raw inputs or on a folder written by `toolkit parse`"
+    validate = _command(
+        commands, "validate", "run the quality rules on raw inputs or on a folder written by `toolkit parse`"
     )
     validate.add_argument(
         "inputs", nargs="+", metavar="INPUT", help="raw files or folders, or one parsed folder"
@@ -76,16 +131,21 @@ def build_parser() -> argparse.ArgumentParser:
     add_rules_option(validate)
     add_rules_from_repo_option(validate)
 
-    run = commands.add_parser("run", help="the whole job: parse, validate, scrub, verify, write a release")
+    run = _command(commands, "run", "the whole job: parse, validate, scrub, verify, write a release")
     run.add_argument("inputs", nargs="+", metavar="INPUT", help="raw files or folders, or one parsed folder")
     run.add_argument(
-        "--out", type=Path, required=True, metavar="DIR", help="release folder: <table>.parquet, report.json"
+        "--out",
+        type=Path,
+        required=True,
+        metavar="DIR",
+        help="release folder: <table>.parquet, report.json and the card (README.md, report.html)",
     )
     run.add_argument(
         "--private",
         type=Path,
         metavar="DIR",
-        help="folder for quarantined rows (private data; default: <out>.private, beside the release)",
+        help="folder for what must never be shared: quarantined, suppressed and rejected rows and the report "
+        "that names the inputs (default: <out>.private, beside the release)",
     )
     run.add_argument(
         "--jobs",
@@ -105,9 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_json_option(run)
     add_rules_option(run)
 
-    scrub = commands.add_parser(
-        "scrub", help="scrub free-text columns of any CSV, TSV, JSONL or Parquet table"
-    )
+    scrub = _command(commands, "scrub", "scrub free-text columns of any CSV, TSV, JSONL or Parquet table")
     scrub.add_argument("file", type=Path, metavar="FILE")
     scrub.add_argument("--text-column", action="append", required=True, metavar="COL", dest="text_columns",
                        help="a column of free text to scrub (repeat for several)")  # fmt: skip
@@ -124,10 +182,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_json_option(scrub)
     add_rules_option(scrub)
 
-    check = commands.add_parser("check", help="find personal data in data files (the pre-commit scan)")
+    check = _command(commands, "check", "find personal data in data files (the pre-commit scan)")
     add_check_arguments(check)
 
-    lint = commands.add_parser("lint-rules", help="load every rules file and compile the quality rules")
+    lint = _command(commands, "lint-rules", "load every rules file and compile the quality rules")
     add_rules_option(lint)
     add_rules_from_repo_option(lint)
     return parser
@@ -168,6 +226,12 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
         default="text",
         help="report as lines (default), a JSON envelope, or a SARIF 2.1.0 log",
     )
+    parser.add_argument(
+        "--hook",
+        metavar="ID",
+        default=None,
+        help="running as the pre-commit hook ID: a failure says how to accept findings through pre-commit",
+    )
     add_delimiter_option(parser)
     add_rules_option(parser)
     add_rules_from_repo_option(parser)
@@ -190,16 +254,22 @@ def add_key_option(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="secret for keyed pseudonyms (default: TOOLKIT_SECRET; without either, a random key per run)",
     )
+    parser.add_argument(
+        "--require-key",
+        action="store_true",
+        help="stop (exit 2) without a key instead of using a random one (also: key: required: true in "
+        "rules/privacy.yaml)",
+    )
 
 
 def add_json_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print a machine-readable JSON summary instead")
 
 
-def _keyring(key_file: Path | None) -> Keyring:
+def _keyring(args: argparse.Namespace, privacy: PrivacyRules) -> Keyring:
     from toolkit.scrub import keyring
 
-    return keyring(key_file)
+    return keyring(args.key_file, required=args.require_key or privacy.policy.key.required)
 
 
 def _parse(args: argparse.Namespace) -> Exit:
@@ -235,11 +305,13 @@ def _run(args: argparse.Namespace) -> Exit:
     settings = JobSettings(
         jobs=args.jobs, batch_size=args.batch_size or DEFAULT_BATCH_SIZE, progress=not args.json
     )
+    rules = pipeline.job_rules(args.rules)
+    assert rules.privacy is not None
     envelope = pipeline.run(
         args.inputs,
         args.out,
-        pipeline.job_rules(args.rules),
-        _keyring(args.key_file),
+        rules,
+        _keyring(args, rules.privacy),
         private_dir=args.private,
         settings=settings,
     )
@@ -248,7 +320,30 @@ def _run(args: argparse.Namespace) -> Exit:
     else:
         for line in job_summary_lines(envelope, str(args.out)):
             print(line)
+        if envelope["counts"]["rejected_inputs"]:
+            _list_rejects(args.private or pipeline.default_private_dir(args.out))
     return Exit(envelope["exit_code"])
+
+
+_REJECTS_SHOWN = 5
+
+
+def _list_rejects(private: Path) -> None:
+    """The first rejected inputs (paths are the user's own: the terminal may show them; the release never
+    does), and where all of them are listed."""
+    try:
+        rejects = json.loads((private / "report.json").read_text(encoding="utf-8")).get("rejects", [])
+    except (OSError, ValueError):
+        return
+    for reject in rejects[:_REJECTS_SHOWN]:
+        detail = f" ({reject['detail']})" if reject.get("detail") else ""
+        print(f"rejected {reject['source']}: {reject['reason']}{detail}", file=sys.stderr)
+    more = f"the other {len(rejects) - _REJECTS_SHOWN} and " if len(rejects) > _REJECTS_SHOWN else ""
+    print(
+        f"{more}every rejected input with its reason: {private / 'report.json'} (rejects) and "
+        f"{private / 'rejects.parquet'}; private: never share them",
+        file=sys.stderr,
+    )
 
 
 def _k_of(k: int | None) -> int | None:
@@ -261,12 +356,13 @@ def _scrub(args: argparse.Namespace) -> Exit:
     from toolkit import pipeline
     from toolkit.publish import write_json
 
+    privacy = load_privacy_rules(args.rules)
     report = pipeline.scrub_file(
         args.file,
         args.out,
         list(dict.fromkeys(args.text_columns)),  # a column named twice is scrubbed once
-        load_privacy_rules(args.rules),
-        _keyring(args.key_file),
+        privacy,
+        _keyring(args, privacy),
         delimiter=args.delimiter,
         report_file=args.report,
         keep=[args.key_file] if args.key_file is not None else [],
@@ -379,7 +475,25 @@ def _check(args: argparse.Namespace) -> Exit:
     elif _emit([f.line_text() for f in new]) and new:
         found = f"{plural(len(new), 'finding')} in {plural(len({f.uri for f in new}), 'file')}"
         print(f"personal data found: {found}", file=sys.stderr)
+        print(_next_step(sorted({f.path for f in new}), args.hook), file=sys.stderr)
     return code
+
+
+def _next_step(paths: Sequence[str], hook: str | None) -> str:
+    """What to do about findings: remove them, or accept those that are not personal data, with the command
+    that does it from where the scan ran (a pre-commit hook's environment is not on the shell's PATH)."""
+    import shlex
+
+    files = " ".join(shlex.quote(path) for path in paths)
+    accept = (
+        f"pre-commit run accept-pii --hook-stage manual --files {files}"
+        if hook
+        else f"toolkit check --update-baseline {files}"
+    )
+    return (
+        "next: remove or mask these values and scan again; or, if they are not personal data, accept them "
+        f"(recorded by hash in the baseline, .pii-baseline.json, which you commit with them):\n  {accept}"
+    )
 
 
 def _lint_rules(args: argparse.Namespace) -> Exit:

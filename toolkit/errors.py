@@ -6,6 +6,8 @@
     └── JobFault                 the job could not finish (a full disk, a signal, a crashed worker):
                                  nothing was published, exit 3
 
+    RandomKeyWarning             a warning, not an error: the API pseudonymized with a random key
+
 A bad *input document* is not an exception: parsing turns it into a row of the `rejects` table
 with a `RejectReason`, so one bad file never ends a job.
 """
@@ -31,6 +33,12 @@ class Exit(IntEnum):
 
 class ToolkitError(Exception):
     """Root of every error the toolkit raises on purpose."""
+
+
+class RandomKeyWarning(UserWarning):
+    """Warned by the Python API when no key was given and TOOLKIT_SECRET is not set: pseudonyms then use a
+    random key and join rows of this one result only (pass `key=`, or set `key: required: true` in
+    rules/privacy.yaml to make this an error)."""
 
 
 class UsageError(ToolkitError):

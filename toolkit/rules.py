@@ -419,6 +419,14 @@ class VerificationSettings(_Frozen):
     )
 
 
+class KeySettings(_Frozen):
+    required: bool = Field(
+        default=False,
+        description="A job without a secret (TOOLKIT_SECRET or --key-file) stops with a usage error instead "
+        "of pseudonymizing with a random key whose pseudonyms link to no other release.",
+    )
+
+
 class ColumnPolicy(_Frozen):
     action: Action
     hierarchy: str | None = None
@@ -473,6 +481,7 @@ class PrivacyPolicy(_Frozen):
 
     nlp: NlpSettings
     verification: VerificationSettings = Field(default_factory=VerificationSettings)
+    key: KeySettings = Field(default_factory=KeySettings)
     text_entities: tuple[Entity, ...] = Field(min_length=1, description="Entity types replaced in free text.")
     hierarchies: dict[str, Hierarchy] = Field(default_factory=dict)
     shapes: dict[str, Shape] = Field(default_factory=dict)

@@ -47,14 +47,23 @@ class Keyring:
         return self.digest(kind, value)[:PSEUDONYM_HEX]
 
 
-def keyring(key_file: Path | None = None) -> Keyring:
-    """The key from `key_file`, else from TOOLKIT_SECRET, else a random one for this run. Both sources
-    follow one policy: white space around the secret (a final newline) is not part of it, and a secret
-    that is empty or white space only, or shorter than 16 bytes, is refused."""
+MISSING_KEY = (
+    f"no key: set {SECRET_VARIABLE} or pass --key-file FILE (the rules or --require-key require one; "
+    "without a key, pseudonyms would use a random key and link to no other release)"
+)
+
+
+def keyring(key_file: Path | None = None, required: bool = False) -> Keyring:
+    """The key from `key_file`, else from TOOLKIT_SECRET, else a random one for this run (a `UsageError`
+    instead when `required`). Both sources follow one policy: white space around the secret (a final
+    newline) is not part of it, and a secret that is empty or white space only, or shorter than 16 bytes,
+    is refused."""
     if key_file is not None:
         try:
+            if not key_file.exists():
+                raise UsageError(f"{key_file}: no such key file")
             if not key_file.is_file():  # a device or a FIFO ('/dev/zero') would be read without end
-                raise UsageError(f"{key_file}: the key file must be a regular file")
+                raise UsageError(f"{key_file}: the key file must be a regular file, not a folder or a device")
             with key_file.open("rb") as handle:
                 key = handle.read(_MAX_KEY_FILE_BYTES + 1)
         except OSError as exc:
@@ -67,6 +76,8 @@ def keyring(key_file: Path | None = None) -> Keyring:
     secret = os.environ.get(SECRET_VARIABLE)
     if secret is not None:
         return Keyring(_checked(os.fsencode(secret), SECRET_VARIABLE), SECRET_VARIABLE)
+    if required:
+        raise UsageError(MISSING_KEY)
     return Keyring(secrets.token_bytes(32), RANDOM_KEY)
 
 

@@ -72,6 +72,21 @@ class VocabularyFile(_Frozen):
     _check_words = field_validator("terms")(_clean_words)
 
 
+class VocabularyLines(_Frozen):
+    """A vocabulary whose terms may hold spaces ('São Paulo'): a list, or one text with a term per line."""
+
+    terms: tuple[str, ...] = Field(min_length=1)
+
+    _split_lines = field_validator("terms", mode="before")(
+        lambda value: (
+            tuple(line.strip() for line in value.splitlines() if line.strip())
+            if isinstance(value, str)
+            else value
+        )
+    )
+    _check_words = field_validator("terms")(_clean_words)
+
+
 class ParsingRules(_Frozen):
     """Everything the parse stage reads from `rules/`."""
 
@@ -378,6 +393,7 @@ ALLOW_LIST_FILE = "vocabularies/allow_list.yaml"
 PLAIN_WORDS_FILE = "vocabularies/plain_words.yaml"
 TOOL_NAMES_FILE = "vocabularies/tool_names.yaml"
 FIRST_NAMES_FILE = "vocabularies/first_names.yaml"
+PLACES_FILE = "vocabularies/places.yaml"
 PRODUCT_WORDS_FILE = "vocabularies/product_words.yaml"
 TECHNICAL_GIVEN_NAMES_FILE = "vocabularies/technical_given_names.yaml"
 ADDRESS_WORDS_FILE = "vocabularies/address_words.yaml"
@@ -571,6 +587,9 @@ class PrivacyRules(_Frozen):
         description="Lower-cased role words and sentence starters: in allow_list, but no technical terms.",
     )
     first_names: frozenset[str] = Field(description="Given names (Title Case) for the first-name recognizer.")
+    places: frozenset[str] = Field(
+        default=frozenset(), description="Folded names of places for the place recognizer (none: it is off)."
+    )
     common_words: frozenset[str] = Field(
         default=frozenset(), description="Lower-cased everyday words that are not names: no NER for them."
     )
@@ -667,6 +686,12 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
         name.capitalize() for name in _load(rules_dir, FIRST_NAMES_FILE, VocabularyFile).terms
     )
     common_words = frozenset(t.lower() for t in _load(rules_dir, COMMON_WORDS_FILE, VocabularyFile).terms)
+    # Optional (a rules folder copied before it existed has none): it only tells places from persons.
+    places = (
+        frozenset(fold(place) for place in _load(rules_dir, PLACES_FILE, VocabularyLines).terms)
+        if (rules_dir / PLACES_FILE).exists()
+        else frozenset()
+    )
     shape_terms = {
         name: frozenset(
             fold(term) for kind, sources in (("known", shape.known), ("words", shape.words))
@@ -681,6 +706,7 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
         allow_list=allow_list,
         plain_words=plain_words,
         first_names=first_names,
+        places=places,
         common_words=common_words,
         english_words=frozenset(_load(rules_dir, ENGLISH_WORDS_FILE, VocabularyFile).terms),
         product_words=frozenset(

@@ -17,6 +17,8 @@ import pytest
 
 import toolkit
 from toolkit.cli import main
+from toolkit.rules import load_privacy_rules
+from toolkit.scrub.gazetteer import PlaceRecognizer
 
 SECRET = "a label test secret, long enough"
 REGIONS = ("US", "GB", "DE", "FR", "IN", "AU", "BR", "JP", "CN", "ZA",
@@ -42,6 +44,12 @@ CASES = [
     ("Worked in Brazil and Japan.", ["LOCATION", "LOCATION"]),
     ("Based in Taiwan, works remotely.", ["LOCATION"]),
     ("Remote from Toronto, Canada.", ["LOCATION", "LOCATION"]),
+    ("Lives near São Paulo.", ["LOCATION"]),
+    ("Office in Kraków and Bangalore.", ["LOCATION", "LOCATION"]),
+    ("Grew up in Kenya, studied in Germany.", ["LOCATION", "LOCATION"]),
+    ("Worked in Rio de Janeiro for a year.", ["LOCATION"]),
+    ("Florence fixed the build.", ["PERSON"]),  # a given name alone is a person, not the city
+    ("Austin Chen reviewed it.", ["PERSON"]),
 ]
 
 
@@ -84,3 +92,32 @@ def test_check_calls_each_contact_what_the_scrubber_calls_it(
     for row, ((_, entity), text) in enumerate(zip(CONTACTS, scrubbed["text"], strict=True), start=1):
         assert by_row[row] == entity
         assert entity in TOKEN.findall(text)
+
+
+@pytest.fixture(scope="module")
+def places() -> PlaceRecognizer:
+    return PlaceRecognizer(load_privacy_rules().places)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Moved to São Paulo in 2019.", ["São Paulo"]),
+        ("Sao Paulo office", ["Sao Paulo"]),
+        ("Rio de Janeiro and Kraków", ["Rio de Janeiro", "Kraków"]),
+        ("Based in New York City, then Bangalore.", ["New York City", "Bangalore"]),
+        ("Kenya, Germany, Taiwan", ["Kenya", "Germany", "Taiwan"]),
+        ("Florence fixed the build.", []),  # a given name
+        ("Deployed to Mobile app stores; Reading group.", []),  # English words
+        ("We use Django and Kafka.", []),
+        ("berlin in lower case is no capitalised name", []),
+        ("mail paris@example.org or see example.com/lisbon/x", []),  # inside a contact or a path
+        ("@Berlin on the forum", []),  # a handle
+    ],
+)
+def test_the_place_recognizer_finds_known_places_only(
+    places: PlaceRecognizer, text: str, found: list[str]
+) -> None:
+    results = places.analyze(text, ["LOCATION"])
+    assert [text[result.start : result.end] for result in results] == found
+    assert all(result.entity_type == "LOCATION" for result in results)

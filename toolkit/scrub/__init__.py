@@ -75,6 +75,7 @@ def scrubber_for(rules: PrivacyRules, keys: Keyring) -> TextScrubber:
         rules.english_words,
         rules.address_words,
         rules.spoken_languages,
+        rules.places,
     )
     return TextScrubber(
         engine,

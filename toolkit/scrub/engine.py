@@ -28,7 +28,7 @@ from toolkit.errors import RulesError
 from toolkit.names import PARTICLES
 from toolkit.rules import PRIVACY_FILE, NlpSettings, RecognizerSpec
 from toolkit.scrub.addresses import AddressWidener
-from toolkit.scrub.gazetteer import FirstNameRecognizer
+from toolkit.scrub.gazetteer import FirstNameRecognizer, PlaceRecognizer
 
 _NOT_NER = ["tagger", "parser", "lemmatizer", "attribute_ruler", "senter", "tok2vec_morph"]
 _SPACY_TO_PRESIDIO = {
@@ -134,7 +134,7 @@ class _Running:
         self,
         order: int,
         requires: str | None,
-        recognizer: PatternRecognizer | FirstNameRecognizer,
+        recognizer: PatternRecognizer | FirstNameRecognizer | PlaceRecognizer,
         name_words: int,
         patterns: Sequence[tuple[regex.Pattern[str], float]] = (),
         unknown_words: bool = False,
@@ -217,6 +217,7 @@ class Engine:
         english_words: frozenset[str] = frozenset(),
         address_words: frozenset[str] = frozenset(),
         languages: frozenset[str] = frozenset(),
+        places: frozenset[str] = frozenset(),
     ) -> None:
         self.settings = nlp
         # A tool's name ends an address ('…, Berlin, Kubernetes'); a language's ('Czech Republic') does not.
@@ -243,6 +244,8 @@ class Engine:
         if first_names:
             gazetteer = FirstNameRecognizer(first_names, allow_list, english_words)
             self.recognizers.append(_Running(len(self.recognizers), None, gazetteer, 0))
+        if places:
+            self.recognizers.append(_Running(len(self.recognizers), None, PlaceRecognizer(places), 0))
 
     def analyze(self, texts: Sequence[str], ner: bool = True) -> list[list[Span]]:
         """Spans found in each text, in order: the recognizers' and, unless `ner` is False, NER's."""
@@ -435,8 +438,17 @@ def engine_for(
     english_words: frozenset[str] = frozenset(),
     address_words: frozenset[str] = frozenset(),
     languages: frozenset[str] = frozenset(),
+    places: frozenset[str] = frozenset(),
 ) -> Engine:
     """One engine per process and settings: the spaCy model loads once."""
     return Engine(
-        nlp, recognizers, first_names, allow_list, common_words, english_words, address_words, languages
+        nlp,
+        recognizers,
+        first_names,
+        allow_list,
+        common_words,
+        english_words,
+        address_words,
+        languages,
+        places,
     )

@@ -70,3 +70,52 @@ class FirstNameRecognizer(LocalRecognizer):
                 ):
                     results.append(RecognizerResult("PERSON", match.start(), match.end(), ALONE_SCORE))
         return results
+
+
+_PLACE_WORD = r"\p{Lu}[\p{L}\p{M}'\u2019.-]*\p{L}"
+_PLACE_CANDIDATE = regex.compile(
+    rf"(?<![\p{{L}}\p{{N}}@/._-]){_PLACE_WORD}(?:[^\S\n]+(?:(?:de|do|da|del|la|el|am|upon|on|of)[^\S\n]+)?{_PLACE_WORD}){{0,3}}"
+    r"(?![\p{L}\p{N}@_-]|\.[\p{L}\p{N}])"
+)
+"""A run of one to four capitalised words on one line (with the connectors of place names: 'Rio de
+Janeiro'), not inside an address, a path or a handle."""
+PLACE_SCORE = 0.7
+
+
+class PlaceRecognizer(LocalRecognizer):
+    """LOCATION: the longest run of capitalised words that names a known place (`rules/vocabularies/
+    places.yaml`: countries and large cities), compared folded. The small NER model takes many places for
+    persons ('Kraków', 'Bangalore'); a place found here is also learned as one, so the record's other
+    mentions of it are places too."""
+
+    def __init__(self, places: frozenset[str]) -> None:
+        self.places = places
+        self.longest = max((len(place.split()) for place in places), default=0)
+        super().__init__(supported_entities=["LOCATION"], name="place_gazetteer", supported_language="en")
+
+    def load(self) -> None:
+        """Nothing to load: the places come with the rules."""
+
+    def analyze(
+        self, text: str, entities: list[str], nlp_artifacts: NlpArtifacts | None = None
+    ) -> list[RecognizerResult]:
+        results = []
+        for match in _PLACE_CANDIDATE.finditer(text):
+            words = list(regex.finditer(r"\S+", match.group()))
+            start = 0
+            while start < len(words):
+                for end in range(min(len(words), start + self.longest), start, -1):
+                    first, last = words[start], words[end - 1]
+                    if fold(match.group()[first.start() : last.end()]) in self.places:
+                        results.append(
+                            RecognizerResult(
+                                "LOCATION",
+                                match.start() + first.start(),
+                                match.start() + last.end(),
+                                PLACE_SCORE,
+                            )
+                        )
+                        start = end - 1
+                        break
+                start += 1
+        return results

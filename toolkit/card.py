@@ -140,7 +140,9 @@ def card_facts(envelope: Mapping[str, Any]) -> dict[str, Any]:
         "risk_ran": ran,
         "tables": tables,
         "persons": tables.get("profiles", 0),
-        "kept": _kept(release, text),
+        "kept": _kept(release, text, _free_text(privacy["columns"])),
+        "k": sorted({view["k"] for view in views}),
+        "empty_tables": _empty_tables(tables, views),
         "columns": _columns(privacy["columns"], risk_columns, tables, contents, modes, rewritten),
         "dropped": [
             f"{column['table']}.{column['column']}"
@@ -193,7 +195,7 @@ def explain_action(action: str) -> str:
     if verb == "generalize":
         return f"replaced by a coarser value (hierarchy {argument})"
     if verb == "scrub":
-        return "free text: personal data found in it replaced by typed tokens like <PERSON_1a2b3c4d>"
+        return "free text: personal data found in it replaced by typed tokens (see Tokens in the data)"
     return f"action {action}"
 
 
@@ -201,7 +203,7 @@ def explain_step(step: str) -> str:
     """A risk-pass ladder step (`toolkit.risk.ladders.Ladders.label`), in plain words."""
     kind, _, argument = step.partition(":")
     if kind == "released":
-        return "a quasi-identifier, released as it is"
+        return "a quasi-identifier, released as it is (an items view may withhold some of its rows)"
     if kind == "withheld":
         return "withheld: every value null in the release"
     if kind == "local":
@@ -316,17 +318,43 @@ def _empty(
     return empty
 
 
-def _kept(release: Mapping[str, Any], text: Mapping[str, Any]) -> dict[str, Any]:
-    """How much of what an attacker could look a person up by was withheld, and of the free text cut; and,
-    for a small release, how much releases of more persons keep."""
+def _free_text(columns: Iterable[Mapping[str, Any]]) -> frozenset[str]:
+    """The columns the policy reads as text: scrubbed, or kept while they have a shape (a value without it
+    is scrubbed); not the plain `keep` columns of codes ('talent_page', 'utf-8')."""
+    return frozenset(
+        f"{column['table']}.{column['column']}"
+        for column in columns
+        if column["action"] == "scrub" or str(column["action"]).startswith("keep:")
+    )
+
+
+def _empty_tables(tables: Mapping[str, int], views: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """The release's tables without a row, each with why (a view that withheld rows of it, else none came)."""
+    empty = []
+    for table, rows in tables.items():
+        if rows:
+            continue
+        withheld = [view["name"] for view in views if view["rows_withheld"] and any(
+            column.startswith(f"{table}.") for column in view["columns"]
+        )]  # fmt: skip
+        why = (
+            f"rows withheld by the risk pass, view {', '.join(withheld)}" if withheld else "no row to release"
+        )
+        empty.append({"table": table, "why": why})
+    return empty
+
+
+def _kept(release: Mapping[str, Any], text: Mapping[str, Any], free_text: frozenset[str]) -> dict[str, Any]:
+    """How much of what an attacker could look a person up by was withheld, and of the free text (the
+    columns of `free_text`) cut; and, for a small release, how much releases of more persons keep."""
     cells = release.get("quasi_identifiers", {"cells_before": 0, "cells_released": 0})
     before, released = int(cells["cells_before"]), int(cells["cells_released"])
     words = {"kept": 0, "cut": 0}
-    for entry in text.get("columns", {}).values():
-        words["kept"] += int(entry.get("words_kept", 0))
-        words["cut"] += int(entry.get("words_cut", 0))
+    for column, entry in text.get("columns", {}).items():
+        if column in free_text:
+            words["kept"] += int(entry.get("words_kept", 0))
+            words["cut"] += int(entry.get("words_cut", 0))
     withheld = (before - released) / before if before else 0.0
-    persons = int(release["tables"].get("profiles", 0))
     small = withheld > SMALL_RELEASE
     curve = retention_curve() if small else None
     return {
@@ -336,20 +364,14 @@ def _kept(release: Mapping[str, Any], text: Mapping[str, Any]) -> dict[str, Any]
         "words": words["kept"] + words["cut"],
         "words_cut": words["cut"] / (words["kept"] + words["cut"]) if words["kept"] + words["cut"] else 0.0,
         "small": small,
-        "curve": _larger(curve, persons) if curve else [],
-        "curve_source": {key: str(curve[key]) for key in ("set", "rules", "command", "date")}
+        "curve": [
+            {"persons": f"{int(point['persons']):,}", "withheld": float(point["quasi_identifiers_withheld"])}
+            for point in curve["points"]
+        ]
         if curve
-        else {},
+        else [],
+        "curve_source": {key: str(curve[key]) for key in ("command", "date")} if curve else {},
     }
-
-
-def _larger(curve: Mapping[str, Any], persons: int) -> list[dict[str, Any]]:
-    points = [
-        {"persons": int(point["persons"]), "withheld": float(point["quasi_identifiers_withheld"])}
-        for point in curve["points"]
-    ]
-    larger = [point for point in points if point["persons"] > persons]
-    return larger or points
 
 
 @functools.cache

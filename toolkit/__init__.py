@@ -235,13 +235,14 @@ class Release:
 
 
 def _release_report(release: Release) -> dict[str, Any]:
-    from toolkit.contents import release_contents, values_in
+    from toolkit.contents import release_contents, values_of
     from toolkit.errors import Exit
     from toolkit.report import JOB_REPORT_VERSION, privacy_section, release_section
 
     tables = {name: frame.lazy() for name, frame in release.tables.items()}
     views: Mapping[str, Any] = release.risk["views"] if release.risk else {}  # type: ignore[assignment]
-    released = values_in(tables, [column for view in views.values() for column in view["columns"]])
+    contents = release_contents(tables)
+    released = values_of(contents, [column for view in views.values() for column in view["columns"]])
     before = release.quasi_identifier_cells if release.risk else released
     safe = release.safe
     exit_code = Exit.BLOCKED if not safe else Exit.FINDINGS if release.suppressed_pseudonyms else Exit.CLEAN
@@ -268,7 +269,7 @@ def _release_report(release: Release) -> dict[str, Any]:
         "risk": release.risk if release.risk is not None else {"ran": False},
         "text": release.text if release.text is not None else {"ran": False},
         "anonymized": release.risk is not None and release.text is not None,
-        "release": release_section(safe, "", rows, release_contents(tables), (before, released)),
+        "release": release_section(safe, "", rows, contents, (before, released)),
         "exit_code": int(exit_code),
     }
 

@@ -70,6 +70,11 @@ def release_contents(tables: Mapping[str, pl.LazyFrame]) -> dict[str, ColumnCont
     return found
 
 
+def values_of(contents: Mapping[str, ColumnContents], columns: Iterable[str]) -> int:
+    """The cells of `columns` that hold a value, from counted `contents` (a column not in them: none)."""
+    return sum(contents[name].values for name in columns if name in contents)
+
+
 def values_in(tables: Mapping[str, pl.LazyFrame], columns: Iterable[str]) -> int:
     """The cells of `columns` (`table.column`; a column a table lacks counts none) that hold a value."""
     wanted: dict[str, list[str]] = {}

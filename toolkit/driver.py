@@ -38,7 +38,7 @@ from typing import Any, TypeVar
 
 import polars as pl
 
-from toolkit.contents import ColumnContents, release_contents, values_in
+from toolkit.contents import ColumnContents, release_contents, values_in, values_of
 from toolkit.errors import Exit, JobFault, UsageError
 from toolkit.io import InputFile, ReadFailure, is_parsed_folder, iter_inputs, read_input, shown_path
 from toolkit.kernels import (
@@ -908,7 +908,7 @@ def _run_phases(
             released_rows[table] = _concat_parts(work / "release", table, schemas[table], target, transform)
         published = {table: pl.scan_parquet(release_stage / f"{table}.parquet") for table in _OUTPUT_TABLES}
         contents = release_contents(published)
-        cells_released = values_in(published, view_columns)
+        cells_released = values_of(contents, view_columns)
         if plan is None:
             cells_before = cells_released
     return JobOutcome(

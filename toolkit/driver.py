@@ -51,6 +51,7 @@ from toolkit.kernels import (
     released_schema,
 )
 from toolkit.model import TABLE_SCHEMAS, TERMS, TERMS_TABLE, ProfileSet
+from toolkit.parse import record_folders
 from toolkit.progress import Progress
 from toolkit.publish import (
     OutputKind,
@@ -563,7 +564,9 @@ def _parsed_folder_batches(folder: Path, size: int) -> Iterator[ProfileSet]:
         yield as_profile_set(frames)
 
 
-def _inputs(inputs: Sequence[str], settings: JobSettings) -> tuple[Iterator[Any], int, int]:
+def _inputs(
+    inputs: Sequence[str], parsing: ParsingRules, settings: JobSettings
+) -> tuple[Iterator[Any], int, int]:
     """The batches of phase 1, the number of items, and how many workers to run."""
     parsed = [given for given in inputs if is_parsed_folder(Path(given))]
     if parsed:
@@ -577,9 +580,10 @@ def _inputs(inputs: Sequence[str], settings: JobSettings) -> tuple[Iterator[Any]
         workers = _workers_for(count, settings)
         size = _batch_size(count, workers, settings)
         return _parsed_folder_batches(folder, size), count, workers
-    count = sum(1 for _ in iter_inputs(inputs))
+    is_record = record_folders(parsing)
+    count = sum(1 for _ in iter_inputs(inputs, is_record))
     workers = _workers_for(count, settings)
-    return _batches(iter_inputs(inputs), _batch_size(count, workers, settings)), count, workers
+    return _batches(iter_inputs(inputs, is_record), _batch_size(count, workers, settings)), count, workers
 
 
 def _workers_for(count: int, settings: JobSettings) -> int:
@@ -592,14 +596,16 @@ def _batch_size(count: int, workers: int, settings: JobSettings) -> int:
 
 
 def _names_pass(parsed: Path) -> None:
-    """Every whole name of the dataset (profiles' names and supervisors) as digests, for verification,
+    """Every whole name of the dataset (profiles' names, supervisors, the other people structured formats
+    name) as digests, for verification,
     sorted and distinct. Read part by part, so only the digests (eight bytes a name) are ever held for the
     whole dataset."""
     parts: list[pl.Series] = []
     firsts: set[str] = set()
-    for table, column in (("profiles", "name"), ("experience", "supervisor")):
+    for table, column in (("profiles", "name"), ("profiles", "other_people"), ("experience", "supervisor")):
         for part in sorted((parsed / table).glob("part-*.parquet")):
-            names = pl.read_parquet(part, columns=[column]).get_column(column).drop_nulls().unique()
+            names = pl.read_parquet(part, columns=[column]).get_column(column)
+            names = (names.explode() if names.dtype == pl.List(pl.String) else names).drop_nulls().unique()
             index = NameIndex.of(names)
             parts.append(pl.Series("digest", index.digests, dtype=pl.UInt64))
             firsts |= index.firsts
@@ -737,7 +743,7 @@ def parse_job(
     check_outputs(inputs, {OutputKind.PARSED: out_dir})
     with _staged((out_dir, OutputKind.PARSED)) as (stage,):
         work = stage / ".work"
-        batches, count, workers = _inputs(inputs, settings)
+        batches, count, workers = _inputs(inputs, parsing, settings)
         state = _WorkerState(JobRules(parsing), Keyring(b"\0" * 32, "unused"), work)
         with _Workers(workers, state) as pool, Progress(count, "parse", enabled=settings.progress) as tick:
             for done in pool.map(_parse_task, enumerate(batches)):
@@ -844,7 +850,7 @@ def _run_phases(
     assert privacy is not None, "the whole job needs every rules file"
     work = private_stage / "work"
     parsed = work / "parsed"
-    batches, count, workers = _inputs(inputs, settings)
+    batches, count, workers = _inputs(inputs, rules.parsing, settings)
     state = _WorkerState(rules, keys, work)
     rows_before: list[dict[str, int]] = []
     with _Workers(workers, state) as pool:

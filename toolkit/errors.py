@@ -74,5 +74,7 @@ class RejectReason(StrEnum):
     """The file is larger than the parser's size limit."""
     UNKNOWN_LAYOUT = "unknown_layout"
     """No registered layout recognises the document."""
+    MALFORMED = "malformed"
+    """The document is of a structured kind but broken: invalid JSON, a damaged zip archive."""
     TRUNCATED = "truncated"
     """The layout was recognised but the document stops before the fields every profile has."""

@@ -19,10 +19,22 @@ _NOT_REGULAR = "not a regular file or folder"
 
 @dataclass(frozen=True, slots=True)
 class InputFile:
-    """A file to parse. `source` is the path as the user gave it (or as found under a given folder)."""
+    """A file to parse. `source` is the path as the user gave it (or as found under a given folder).
+
+    `folder` marks a folder that is one record (a LinkedIn export: one person's files, read together)."""
 
     source: str
     path: Path
+    folder: bool = False
+
+
+IsRecordFolder = Callable[[Path], bool]
+"""Whether a folder is one source record (its files are one person's) rather than a folder of records."""
+
+FolderFiles = dict[str, bytes | str]
+"""A record folder's files: the path inside the folder -> the bytes, or why they could not be read."""
+
+MAX_FOLDER_FILES = 5000
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,9 +46,9 @@ class ReadFailure:
     detail: str
 
 
-def discover(inputs: Iterable[str]) -> list[InputFile | ReadFailure]:
+def discover(inputs: Iterable[str], is_record: IsRecordFolder | None = None) -> list[InputFile | ReadFailure]:
     """Every input under `inputs`, as a list (see `iter_inputs`)."""
-    return list(iter_inputs(inputs))
+    return list(iter_inputs(inputs, is_record))
 
 
 def shown_path(path: str) -> str:
@@ -49,7 +61,9 @@ def shown_path(path: str) -> str:
     return path
 
 
-def iter_inputs(inputs: Iterable[str]) -> Iterator[InputFile | ReadFailure]:
+def iter_inputs(
+    inputs: Iterable[str], is_record: IsRecordFolder | None = None
+) -> Iterator[InputFile | ReadFailure]:
     """Expand files and folders (recursively, sorted, skipping hidden names) into input files, lazily.
 
     Folders are walked without recursion (any depth) and one folder's listing at a time, so memory does
@@ -57,7 +71,8 @@ def iter_inputs(inputs: Iterable[str]) -> Iterator[InputFile | ReadFailure]:
     not a regular file becomes a `ReadFailure`, not an error: one bad path must not stop a job. The same
     file or folder reached twice (named and inside a named folder, or through a link that loops back) is
     read once, and a folder inside an input that is an output of this toolkit (it holds `KIND_FILE`: a
-    release, a private folder reached through a link) is not read at all.
+    release, a private folder reached through a link) is not read at all. A folder that `is_record` says
+    is one record (an export of one person) is yielded whole, as one `InputFile` with `folder` set.
     """
     seen: set[int] = set()  # one int a file (device and inode): small for millions of files
 
@@ -80,7 +95,7 @@ def iter_inputs(inputs: Iterable[str]) -> Iterator[InputFile | ReadFailure]:
             yield ReadFailure(shown_path(given), RejectReason.UNREADABLE, _problem(exc))
             continue
         if is_dir:
-            yield from _walk(given, first_time)
+            yield from _walk(given, first_time, is_record)
         elif is_file:
             if first_time(path):
                 yield InputFile(shown_path(given), path)
@@ -90,7 +105,9 @@ def iter_inputs(inputs: Iterable[str]) -> Iterator[InputFile | ReadFailure]:
             yield ReadFailure(shown_path(given), RejectReason.UNREADABLE, "no such file or folder")
 
 
-def _walk(top: str, first_time: Callable[[Path], bool]) -> Iterator[InputFile | ReadFailure]:
+def _walk(
+    top: str, first_time: Callable[[Path], bool], is_record: IsRecordFolder | None
+) -> Iterator[InputFile | ReadFailure]:
     """Files under `top` in sorted order, depth first, with an explicit stack instead of recursion."""
     stack = [top]
     while stack:
@@ -98,6 +115,9 @@ def _walk(top: str, first_time: Callable[[Path], bool]) -> Iterator[InputFile | 
         if not first_time(Path(folder)):
             continue  # a link back to a folder already read ('ln -s . loop')
         if folder != top and os.path.lexists(os.path.join(folder, KIND_FILE)):
+            continue
+        if is_record is not None and is_record(Path(folder)):
+            yield InputFile(shown_path(folder), Path(folder), folder=True)
             continue
         try:
             with os.scandir(folder) as listing:
@@ -125,8 +145,11 @@ def _problem(exc: Exception) -> str:
     return (exc.strerror if isinstance(exc, OSError) else None) or exc.__class__.__name__
 
 
-def read_input(item: InputFile, max_bytes: int) -> bytes | ReadFailure:
-    """The file's bytes, or why they cannot be had. Reads at most `max_bytes + 1` bytes."""
+def read_input(item: InputFile, max_bytes: int) -> bytes | FolderFiles | ReadFailure:
+    """The file's bytes, or why they cannot be had. Reads at most `max_bytes + 1` bytes. A record folder
+    gives each of its files (any depth, hidden names skipped), each within `max_bytes`."""
+    if item.folder:
+        return _read_folder(item, max_bytes)
     try:
         with item.path.open("rb") as handle:
             data = handle.read(max_bytes + 1)
@@ -135,6 +158,23 @@ def read_input(item: InputFile, max_bytes: int) -> bytes | ReadFailure:
     if len(data) > max_bytes:
         return ReadFailure(item.source, RejectReason.TOO_LARGE, f"larger than the limit of {max_bytes} bytes")
     return data
+
+
+def _read_folder(item: InputFile, max_bytes: int) -> FolderFiles | ReadFailure:
+    files: FolderFiles = {}
+    for found in _walk(str(item.path), lambda _: True, None):
+        if len(files) >= MAX_FOLDER_FILES:
+            return ReadFailure(item.source, RejectReason.TOO_LARGE, f"more than {MAX_FOLDER_FILES} files")
+        name = os.path.relpath(found.source if isinstance(found, ReadFailure) else found.path, item.path)
+        if isinstance(found, ReadFailure):
+            files[name] = found.detail
+            continue
+        data = read_input(found, max_bytes)
+        if isinstance(data, ReadFailure):
+            files[name] = data.detail
+        elif isinstance(data, bytes):
+            files[name] = data
+    return files
 
 
 def write_tables(tables: ProfileSet, out_dir: Path) -> None:

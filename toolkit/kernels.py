@@ -19,9 +19,9 @@ from dataclasses import dataclass, field, replace
 
 import polars as pl
 
-from toolkit.io import ReadFailure
+from toolkit.io import FolderFiles, ReadFailure
 from toolkit.model import TABLE_SCHEMAS, ProfileSet
-from toolkit.parse import Parsed, parse_bytes
+from toolkit.parse import Parsed, parse_record
 from toolkit.parse.collect import collect
 from toolkit.parse.document import Reject
 from toolkit.quality import Finding, validate_tables
@@ -40,7 +40,8 @@ class SourceRecord:
     """One input as the driver read it: its path as given, and its bytes or why they could not be had."""
 
     source: str
-    data: bytes | ReadFailure
+    data: bytes | FolderFiles | ReadFailure
+    """A file's bytes, a record folder's files (an export), or why the input could not be read."""
 
 
 def parse_batch(records: Iterable[SourceRecord], rules: ParsingRules) -> ProfileSet:
@@ -51,7 +52,7 @@ def parse_batch(records: Iterable[SourceRecord], rules: ParsingRules) -> Profile
             failure = record.data
             results.append(Reject(failure.source, failure.reason, failure.detail))
         else:
-            results.append(parse_bytes(record.source, record.data, rules))
+            results.extend(parse_record(record.source, record.data, rules))
     return collect(results)
 
 

@@ -35,6 +35,9 @@ PROFILES: Schema = {
     "declared_programming_languages": pl.Int32(),
     "declared_contributions": pl.Int32(),
     "unparsed_lines": pl.List(pl.String()),
+    "contacts": pl.List(pl.String()),
+    "other_people": pl.List(pl.String()),
+    "skipped_files": pl.List(pl.String()),
 }
 EDUCATION: Schema = {
     "profile_id": pl.String(),
@@ -102,7 +105,17 @@ allowed term as the vocabulary writes it, lower-cased), one row per person and t
 mention. Made from the scrubbed text by the k-anonymous text pass (`toolkit.risk.runs`), so that
 analysts keep what a bio is about where its words are cut."""
 
-SKILL_KINDS = ("github_skill", "programming_language")
+SKILL_KINDS = ("github_skill", "programming_language", "listed_skill")
+
+
+def other_people(profiles: pl.DataFrame, experience: pl.DataFrame) -> pl.DataFrame:
+    """(profile_id, name) for every other person a record names: its supervisors, and the referees,
+    recommenders and former names that structured formats state (`profiles.other_people`)."""
+    frames = [experience.select("profile_id", pl.col("supervisor").alias("name"))]
+    if "other_people" in profiles.columns:
+        stated = profiles.select("profile_id", pl.col("other_people").alias("name")).explode("name")
+        frames.append(stated.cast({"name": pl.String}))
+    return pl.concat(frames).drop_nulls()
 
 
 def empty_frame(table: str) -> pl.DataFrame:

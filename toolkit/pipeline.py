@@ -34,7 +34,7 @@ from toolkit.io import (
     write_table,
 )
 from toolkit.model import ProfileSet
-from toolkit.parse import parse_inputs
+from toolkit.parse import parse_inputs, record_folders
 from toolkit.publish import OutputKind, inside_output, mark, publish, staging_for, write_json
 from toolkit.quality import validate_tables
 from toolkit.report import Report, job_envelope
@@ -80,7 +80,7 @@ class ParseOutcome:
 def parse(inputs: Sequence[str], rules: ParsingRules) -> ProfileSet:
     """Parse every input under `inputs` (files or folders) into tables in memory (for the API and
     `validate`; `parse_to_dir` streams instead)."""
-    return parse_inputs(discover(inputs), rules)
+    return parse_inputs(discover(inputs, record_folders(rules)), rules)
 
 
 def parse_to_dir(

@@ -30,6 +30,8 @@ _SOURCE_TREE = Path(__file__).parent.parent / "rules"
 PARSING_FILE = "parsing.yaml"
 TECHNICAL_TERMS_FILE = "vocabularies/technical_terms.yaml"
 SPOKEN_LANGUAGES_FILE = "vocabularies/spoken_languages.yaml"
+FORMATS_FILE = "formats.yaml"
+COUNTRY_CODES_FILE = "vocabularies/country_codes.yaml"
 
 
 class _Frozen(BaseModel):
@@ -87,6 +89,37 @@ class VocabularyLines(_Frozen):
     _check_words = field_validator("terms")(_clean_words)
 
 
+class ExportFileKind(_Frozen):
+    """One kind of file of a data export (`rules/formats.yaml`): the header names of each column."""
+
+    needs: tuple[str, ...] = Field(min_length=1, description="Columns whose presence makes a file this kind.")
+    columns: dict[str, tuple[str, ...]] = Field(description="Column -> the header names it goes by.")
+    never_read: str | None = Field(
+        default=None, description="Why a file of this kind is counted but its rows are never read."
+    )
+
+    @model_validator(mode="after")
+    def _needs_are_columns(self) -> ExportFileKind:
+        missing = [need for need in self.needs if need not in self.columns]
+        if missing:
+            raise ValueError(f"needs names columns not listed under columns: {', '.join(missing)}")
+        if any(not names for names in self.columns.values()):
+            raise ValueError("every column needs at least one header name")
+        return self
+
+
+class FormatsFile(_Frozen):
+    """`rules/formats.yaml`: how the files of structured exports are recognised and read."""
+
+    linkedin: dict[str, ExportFileKind] = Field(min_length=1)
+
+
+class CountryCodesFile(_Frozen):
+    """`rules/vocabularies/country_codes.yaml`: ISO 3166-1 alpha-2 code -> the country's name."""
+
+    codes: dict[str, str] = Field(min_length=1)
+
+
 class ParsingRules(_Frozen):
     """Everything the parse stage reads from `rules/`."""
 
@@ -96,6 +129,8 @@ class ParsingRules(_Frozen):
     max_input_bytes: int
     technical_terms: frozenset[str] = Field(description="Lower-cased known tags, skills and tools.")
     spoken_languages: frozenset[str] = Field(description="Lower-cased names of human languages.")
+    linkedin: dict[str, ExportFileKind] = Field(default_factory=dict)
+    country_codes: dict[str, str] = Field(default_factory=dict, description="Upper-case code -> name.")
 
 
 def default_rules_dir() -> Path:
@@ -187,10 +222,14 @@ def load_parsing_rules(rules_dir: Path | None = None) -> ParsingRules:
     parsing = _load(rules_dir, PARSING_FILE, ParsingFile)
     terms = _load(rules_dir, TECHNICAL_TERMS_FILE, VocabularyFile)
     languages = _load(rules_dir, SPOKEN_LANGUAGES_FILE, VocabularyFile)
+    formats = _load(rules_dir, FORMATS_FILE, FormatsFile)
+    countries = _load(rules_dir, COUNTRY_CODES_FILE, CountryCodesFile)
     return ParsingRules(
         **parsing.model_dump(),
         technical_terms=frozenset(t.lower() for t in terms.terms),
         spoken_languages=frozenset(t.lower() for t in languages.terms),
+        linkedin=formats.linkedin,
+        country_codes={code.upper(): name for code, name in countries.codes.items()},
     )
 
 

@@ -37,7 +37,7 @@ from typing import Any
 import polars as pl
 import regex
 
-from toolkit.model import ProfileSet
+from toolkit.model import ProfileSet, other_people
 from toolkit.names import (
     PARTICLES,
     Substrings,
@@ -288,7 +288,7 @@ def verify(
     """Search each person's released rows (`release_ids`: released profile_id -> source profile_id) for
     what must not survive; the persons hit are in `.suppressed`."""
     supervisors: dict[str, list[str]] = defaultdict(list)
-    for profile_id, name in source.experience.select("profile_id", "supervisor").drop_nulls().iter_rows():
+    for profile_id, name in other_people(source.profiles, source.experience).iter_rows():
         supervisors[profile_id].append(name)
     own_names: dict[str, list[str]] = defaultdict(list)
     for profile_id, name in source.profiles.select("profile_id", "name").iter_rows():

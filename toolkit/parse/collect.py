@@ -29,6 +29,9 @@ def collect(results: Iterable[tuple[Document, ParsedProfile] | Reject]) -> Profi
                 "source": doc.source,
                 "encoding": doc.encoding,
                 "unparsed_lines": parsed.unparsed_lines,
+                "contacts": parsed.contacts,
+                "other_people": parsed.other_people,
+                "skipped_files": parsed.skipped_files,
             }
         )
         for table in _CHILD_TABLES:

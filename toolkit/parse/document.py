@@ -25,6 +25,9 @@ class ParsedProfile:
     """The rows one document contributes to each table; `profile_id` is added when frames are built.
 
     `unparsed_lines` holds every line the layout could not place, so nothing the source says is lost.
+    Structured formats state identifiers outright: `contacts` (e-mails, phones, sites, handles) and
+    `other_people` (referees, recommenders) seed the scrubber and verification and are never released;
+    `skipped_files` names the files of an export that were not read into a table, and why.
     """
 
     profile: Row
@@ -34,6 +37,9 @@ class ParsedProfile:
     experience: list[Row] = field(default_factory=list)
     awards: list[Row] = field(default_factory=list)
     unparsed_lines: list[str] = field(default_factory=list)
+    contacts: list[str] = field(default_factory=list)
+    other_people: list[str] = field(default_factory=list)
+    skipped_files: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

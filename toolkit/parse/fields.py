@@ -191,3 +191,15 @@ def cut_footer(line: str, footers: Sequence[str]) -> str:
         if at != -1:
             line = line[:at]
     return line.strip()
+
+
+def split_location(location: str | None) -> tuple[str | None, str | None, str | None]:
+    """'City, Region, Country' / 'City, Country' / 'Country'. Longer lists keep their middle in region."""
+    if location is None:
+        return None, None, None
+    parts = [part.strip() for part in location.split(",") if part.strip()]
+    if len(parts) == 1:
+        return None, None, parts[0]
+    if len(parts) == 2:
+        return parts[0], None, parts[1]
+    return parts[0], ", ".join(parts[1:-1]), parts[-1]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from toolkit.parse import resume, talent_page
+from toolkit.parse import github_api, json_resume, resume, talent_page
 from toolkit.parse.document import Document, ParsedProfile, Reject
 from toolkit.rules import ParsingRules
 
@@ -22,6 +23,13 @@ LAYOUTS: tuple[Layout, ...] = (
     Layout(talent_page.LAYOUT, talent_page.detect, talent_page.parse),
     Layout(resume.LAYOUT, resume.detect, resume.parse),
 )
+
+
+DOCUMENT_FORMATS: dict[str, tuple[Callable[[Any], bool], Callable[[Any, ParsingRules], ParsedProfile]]] = {
+    json_resume.LAYOUT: (json_resume.detect, json_resume.parse),
+    github_api.LAYOUT: (github_api.detect, github_api.parse),
+}
+"""The JSON formats: a layout name -> (does this JSON document have the format?, parse it)."""
 
 
 def detect_layout(lines: list[str]) -> Layout | None:

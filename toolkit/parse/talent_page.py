@@ -23,6 +23,7 @@ from toolkit.parse.fields import (
     looks_like_tags,
     parse_commit_stats,
     parse_period,
+    split_location,
     split_score,
     split_tags,
 )
@@ -115,7 +116,7 @@ def _profile_header(header: list[str]) -> Row:
     elif rest:
         headline, location = rest[0], rest[1]
     title, employer = _split_headline(headline)
-    city, region, country = _split_location(location)
+    city, region, country = split_location(location)
     return {
         "name": name,
         "headline": headline,
@@ -141,18 +142,6 @@ def _split_headline(headline: str | None) -> tuple[str | None, str | None]:
         if found and title and employer:
             return title, employer
     return headline, None
-
-
-def _split_location(location: str | None) -> tuple[str | None, str | None, str | None]:
-    """'City, Region, Country' / 'City, Country' / 'Country'. Longer lists keep their middle in region."""
-    if location is None:
-        return None, None, None
-    parts = [part.strip() for part in location.split(",") if part.strip()]
-    if len(parts) == 1:
-        return None, None, parts[0]
-    if len(parts) == 2:
-        return parts[0], None, parts[1]
-    return parts[0], ", ".join(parts[1:-1]), parts[-1]
 
 
 def _is_emoji(char: str) -> bool:

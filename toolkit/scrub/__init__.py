@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from toolkit.model import TABLE_SCHEMAS, ProfileSet
+from toolkit.model import TABLE_SCHEMAS, ProfileSet, other_people
 from toolkit.rules import ColumnPolicy, PrivacyRules
 from toolkit.scrub.columns import generalize, pseudonymize
 from toolkit.scrub.keys import Keyring, keyring
@@ -194,22 +194,21 @@ _Place = tuple[str, str, int, int | None]
 def _seeds(frames: dict[str, pl.DataFrame]) -> dict[Hashable, Seeds]:
     from toolkit.scrub.text import Seeds
 
-    supervisors = (
-        frames["experience"]
-        .drop_nulls("supervisor")
-        .group_by("profile_id", maintain_order=True)
-        .agg("supervisor")
-    )
-    others = dict(supervisors.iter_rows())
+    named = other_people(frames["profiles"], frames["experience"])
+    others = dict(named.group_by("profile_id", maintain_order=True).agg("name").iter_rows())
     profiles = frames["profiles"]
     unparsed = pl.col("unparsed_lines") if "unparsed_lines" in profiles.columns else pl.lit(None)
-    names = profiles.select("profile_id", "name", unparsed.alias("unparsed")).drop_nulls("profile_id")
+    stated = pl.col("contacts") if "contacts" in profiles.columns else pl.lit(None)
+    names = profiles.select(
+        "profile_id", "name", unparsed.alias("unparsed"), stated.alias("contacts")
+    ).drop_nulls("profile_id")
     seeds: dict[Hashable, Seeds] = {}
-    for profile_id, name, header in names.iter_rows():
+    for profile_id, name, header, contacts in names.iter_rows():
         seeds[profile_id] = Seeds(
             own_names=(name,) if name else (),
             other_people=tuple(others.get(profile_id, ())),
             read_only=tuple(header or ()),
+            contacts=tuple(contacts or ()),
         )
     return seeds
 

@@ -38,6 +38,31 @@ class Seeds:
     read_only: tuple[str, ...] = ()
     """Texts of the record that are not released (a résumé's contact header): read for the contacts and
     names they hold, never returned."""
+    contacts: tuple[str, ...] = ()
+    """Identifiers the record's format states outright (e-mails, phones, sites, '@handles', an address):
+    known without being recognised, each of the type `contact_entity` gives it."""
+
+
+_EMAIL = regex.compile(r"[^\s@]+@[^\s@]+\.\w+")
+_SITE = regex.compile(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S+|[\w.-]+\.[a-z]{2,}(?:/\S*)?", regex.IGNORECASE)
+_PHONE = regex.compile(r"\+?[\d ()./-]{6,}(?:\s*(?:x|ext\.?)\s*\d+)?", regex.IGNORECASE)
+_MIN_PHONE_DIGITS = 6
+
+
+def contact_entity(value: str) -> str:
+    """The entity type of a stated contact: an e-mail, an '@handle', a site, a phone (six digits or more
+    and nothing but phone punctuation), an address (words with a space); anything else (a licence number,
+    a postcode) is an ID."""
+    value = value.strip()
+    if _EMAIL.fullmatch(value):
+        return "EMAIL_ADDRESS"
+    if value.startswith("@"):
+        return "HANDLE"
+    if _SITE.fullmatch(value):
+        return "URL"
+    if _PHONE.fullmatch(value) and sum(ch.isdigit() for ch in value) >= _MIN_PHONE_DIGITS:
+        return "PHONE_NUMBER"
+    return "STREET_ADDRESS" if " " in value else "NATIONAL_ID"
 
 
 _Need = tuple[str, int, str]
@@ -129,6 +154,8 @@ class TextScrubber:
                 identifiers_of(record).add_own_name(name)
             for name in record_seeds.other_people:
                 identifiers_of(record).add_other_person(name)
+            for contact in record_seeds.contacts:
+                identifiers_of(record).add_found(contact_entity(contact), contact.strip())
         texts_of: dict[Hashable, dict[str, None]] = defaultdict(dict)
         for record, text in items:
             identifiers_of(record)

@@ -11,17 +11,18 @@ import polars as pl
 import pytest
 
 from toolkit.cli import main
+from tools import make_format_samples
 from tools.make_sample_data import COUNT, SEED
 from tools.profiles import profiles
 
 REPO = Path(__file__).parent.parent
 SAMPLE = REPO / "sample_data"
 SAMPLE_COUNTS = {
-    "profiles": 24,
-    "education": 14,
-    "skills": 144,
-    "contributions": 29,
-    "experience": 35,
+    "profiles": 39,
+    "education": 19,
+    "skills": 174,
+    "contributions": 44,
+    "experience": 55,
     "awards": 18,
     "rejects": 0,
 }
@@ -38,11 +39,27 @@ def test_parse_sample_data(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     counts = {table: pl.read_parquet(tmp_path / f"{table}.parquet").height for table in SAMPLE_COUNTS}
     assert counts == SAMPLE_COUNTS
     layouts = pl.read_parquet(tmp_path / "profiles.parquet")["layout"].value_counts().sort("layout").rows()
-    assert layouts == [("resume", 10), ("talent_page", 14)]
+    assert layouts == [
+        ("github_api", 5),
+        ("json_resume", 5),
+        ("linkedin_export", 5),
+        ("resume", 10),
+        ("talent_page", 14),
+    ]
     assert (
         capsys.readouterr().out
-        == f"parsed 24 inputs: 24 profiles, 0 rejected; tables written to {tmp_path}\n"
+        == f"parsed 39 inputs: 39 profiles, 0 rejected; tables written to {tmp_path}\n"
     )
+
+
+def test_the_structured_samples_are_the_generators_output(tmp_path: Path) -> None:
+    make_format_samples.main(tmp_path)
+    for folder in ("json_resume", "github", "linkedin"):
+        made = {
+            p.relative_to(tmp_path): p.read_bytes() for p in (tmp_path / folder).rglob("*") if p.is_file()
+        }
+        kept = {p.relative_to(SAMPLE): p.read_bytes() for p in (SAMPLE / folder).rglob("*") if p.is_file()}
+        assert made == kept
 
 
 def test_sources_are_paths_as_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

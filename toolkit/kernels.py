@@ -56,6 +56,14 @@ def parse_batch(records: Iterable[SourceRecord], rules: ParsingRules) -> Profile
     return collect(results)
 
 
+def skipped_files(parsed: ProfileSet) -> Counter[str]:
+    """How many files of exports were never read into a table, by reason."""
+    if "skipped_files" not in parsed.profiles.columns:
+        return Counter()
+    listed = parsed.profiles.get_column("skipped_files").explode().drop_nulls().to_list()
+    return Counter(entry.rpartition(": ")[2] for entry in listed)
+
+
 @dataclass(frozen=True)
 class BatchContext:
     """What the dataset-wide passes before processing hand to every batch."""
@@ -89,6 +97,8 @@ class BatchStats:
     columns: dict[tuple[str, str], ColumnAction] = field(default_factory=dict)
     entities: Counter[str] = field(default_factory=Counter)
     verification: Verification = field(default_factory=Verification)
+    skipped_files: Counter[str] = field(default_factory=Counter)
+    """Files of exports that were never read into a table, by reason ('private messages')."""
 
     def merge(self, other: BatchStats, row_offsets: Mapping[str, int] | None = None) -> None:
         """Add `other`'s counts; `row_offsets` (table -> rows in the batches before `other`) turns its
@@ -113,6 +123,7 @@ class BatchStats:
             )
         self.entities.update(other.entities)
         self.verification.merge(other.verification)
+        self.skipped_files.update(other.skipped_files)
 
     def final_findings(self, rules: QualityRules) -> list[Finding]:
         """The merged findings in rules-file order (contract breaches first), thresholds applied to the
@@ -179,6 +190,7 @@ def process_batch(
         columns={(action.table, action.column): action for action in anonymized.actions},
         entities=anonymized.entities,
         verification=verification,
+        skipped_files=skipped_files(parsed),
     )
     return BatchResult(release, validation.quarantine, suppressed, parsed.rejects, stats)
 

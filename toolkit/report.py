@@ -113,6 +113,7 @@ def job_envelope(
             "profiles": outcome.profiles,
             "rejected_inputs": rejects.height,
             "rejected_by_reason": dict(sorted(reasons.items())),
+            "export_files_not_read": dict(sorted(stats.skipped_files.items())),
             "rows": {table: stats.rows[table] for table in TABLE_SCHEMAS if table != "rejects"},
             "quarantined": {table: stats.quarantined[table] for table in TABLE_SCHEMAS if table != "rejects"},
             "suppressed_persons": len(outcome.suppressed),

@@ -57,7 +57,7 @@ def test_a_json_resume_parses_into_the_values_it_states(rules: ParsingRules) -> 
     assert profile["contacts"] == [
         "tove.ml@example.org", "+46 8 555 012 34", "https://tovelund.example.dev",
         "https://img.example.org/tml.png", "Storgatan 12", "111 22", "https://github.com/tovelund", "@tovelund",
-        "@tml", "https://brightwater.example.com", "https://certs.example.org/cka/0042",
+        "@tml", "https://certs.example.org/cka/0042",
         "https://tovelund.example.dev/lab", "https://sre.example.org/boring",
     ]  # fmt: skip
     assert profile["other_people"] == ["Rasmus Ekdahl"]
@@ -141,7 +141,7 @@ def test_json_lines_of_github_users_with_nulls_and_windows_line_ends(rules: Pars
     assert rows == [
         ("Kwabena Asante", "Savannah Labs", "Ghana", None),
         (None, None, None, None),
-        ("Liesl van Rensburg", "capeflow @openfold", "South Africa", "Bioinformatics 🧬"),
+        ("Liesl van Rensburg", "capeflow openfold", "South Africa", "Bioinformatics 🧬"),
     ]
     assert tables.profiles.get_column("contacts").to_list()[1] == [
         "@ghost-4821",
@@ -163,7 +163,7 @@ def test_a_linkedin_export_folder_is_one_person(rules: ParsingRules) -> None:
     assert farida["other_people"] == ["Farida Nasser", "Baptiste Morel"]
     assert set(farida["contacts"]) == {
         "7 Rue des Tanneurs, Lyon", "69002", "@fhaddad_ml", "https://faridahaddad.example.fr",
-        "https://orbis.example.com", "farida.haddad.ml", "farida.haddad@example.fr", "+33 4 78 00 12 34",
+        "farida.haddad.ml", "farida.haddad@example.fr", "+33 4 78 00 12 34",
         "https://creds.example.org/tf/991", "TF-99102", "https://drive.example.com/x",
     }  # fmt: skip
     assert sorted(farida["skipped_files"]) == [

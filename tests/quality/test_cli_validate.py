@@ -51,7 +51,7 @@ def test_the_seed_lookalikes_report_their_findings(
 def test_a_parsed_folder_is_validated_as_it_is(tmp_path: Path) -> None:
     folder = _parsed_folder(tmp_path, SAMPLE)
     assert main(["validate", str(folder), "--report", str(tmp_path / "r.json")]) == 0
-    assert json.loads((tmp_path / "r.json").read_text())["counts"]["profiles"] == 24
+    assert json.loads((tmp_path / "r.json").read_text())["counts"]["profiles"] == 39
 
 
 def test_an_error_rule_exits_1_and_quarantines_privately(tmp_path: Path) -> None:

@@ -41,6 +41,9 @@ __all__ = [
 
 Parsed = tuple[Document, ParsedProfile] | Reject
 _JSON_STARTS = ("{", "[")
+_CSV_SNIFF = 4096
+"""A lone file is tried as an export's profile CSV (a header of three columns or more) only when its first
+characters hold two commas or more."""
 
 
 def profile_id_for(data: bytes) -> str:
@@ -80,18 +83,23 @@ def parse_record(source: str, data: bytes | linkedin.Files, rules: ParsingRules)
         return [Reject(source, RejectReason.EMPTY, "a JSON array with no documents")]
     if isinstance(documents, list):
         return [_document(source, doc, index, decoded.encoding, rules) for index, doc in documents]
-    kind = linkedin.sniff(data, rules.linkedin)
+    kind = (
+        linkedin.sniff_text(text, rules.linkedin, min_cells=3)
+        if text.count(",", 0, _CSV_SNIFF) >= 2
+        else None
+    )
     if kind == "profile":
         name = PurePosixPath(source.replace("\\", "/")).name or source
         return [_export(source, {name: data}, profile_id_for(data), decoded.encoding, rules)]
-    if kind is not None:
-        detail = f"a LinkedIn export's {kind} file without the export's profile file beside it"
-        return [Reject(source, RejectReason.TRUNCATED, detail)]
     lines = [cut_footer(line, rules.site_footers) for line in clean_lines(text)]
     layout = detect_layout(lines)
     if layout is None:
         if documents is not None:
             return [Reject(source, RejectReason.MALFORMED, f"invalid JSON: {documents}")]
+        kind = kind or linkedin.sniff_text(text, rules.linkedin)
+        if kind is not None:
+            detail = f"a LinkedIn export's {kind} file without the export's profile file beside it"
+            return [Reject(source, RejectReason.TRUNCATED, detail)]
         known = ", ".join([*(candidate.name for candidate in LAYOUTS), *DOCUMENT_FORMATS, linkedin.LAYOUT])
         return [Reject(source, RejectReason.UNKNOWN_LAYOUT, f"matches none of: {known}")]
     doc = Document(source=source, profile_id=profile_id_for(data), encoding=decoded.encoding, lines=lines)

@@ -17,6 +17,7 @@ Many keys are null in real objects; any may be missing. Unknown keys are dropped
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from toolkit.parse.document import ParsedProfile
@@ -26,6 +27,8 @@ from toolkit.rules import ParsingRules
 
 LAYOUT = "github_api"
 
+_ORG_MENTION = re.compile(r"(?<!\S)@(?=\w)")
+"""'@acme-labs' in `company` mentions the organisation's account: the '@' goes, the name stays."""
 _USER_MARKS = ("html_url", "public_repos", "followers", "node_id", "avatar_url", "type")
 
 
@@ -45,7 +48,7 @@ def parse(document: dict[str, Any], rules: ParsingRules) -> ParsedProfile:
         profile={
             "name": text_of(user.get("name")),
             "summary": text_of(user.get("bio")),
-            "employer": (company.lstrip("@").strip() or None) if company else None,
+            "employer": _ORG_MENTION.sub("", company) if company else None,
             "location": location,
             "city": city,
             "region": region,

@@ -6,6 +6,7 @@ names real files still carry (`company` for `name`, `website` for `url`, `pictur
     basics.location                      profiles.location, city, region, country (countryCode -> name)
     basics.email, phone, url, image,     profiles.contacts (never released; they seed the scrubber and
       location.address, profiles[]         verification: a username is written '@username')
+    work[].url                           dropped: the employer's site, not the person's
     work[], volunteer[]                  experience (title, organization, bullets: summary + highlights)
     the first current work entry         profiles.title, profiles.employer
     education[]                          education (degree: studyType, field: area, institution)
@@ -139,7 +140,6 @@ def _experience(entry: dict[str, Any], parsed: ParsedProfile) -> None:
     bullets = texts_of([entry.get("summary"), entry.get("description"), *_list(entry.get("highlights"))])
     if title is None and organization is None and not bullets:
         return
-    parsed.contacts.extend(texts_of(_first(entry, "url", "website")))
     parsed.unparsed_lines.extend(filter(None, [line("location", entry.get("location"))]))
     parsed.experience.append(
         {

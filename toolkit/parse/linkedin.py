@@ -8,8 +8,8 @@ Windows line ends and blank padding rows are skipped. Mapping (docs/formats.md h
       summary, geo location                    country
     profile: maiden name                     profiles.other_people (searched for like anyone named)
     profile: address, zip code, twitter,     profiles.contacts (never released; they seed the scrubber
-      websites, messengers; e-mails;           and verification)
-      phones; certification URLs and
+      websites, messengers; e-mails;           and verification); a website labelled COMPANY is the
+      phones; certification URLs and           employer's and is dropped
       licence numbers
     profile: industry                        profiles.unparsed_lines (never released)
     profile: birth date                      dropped
@@ -52,6 +52,7 @@ ZIP_MAGIC = b"PK\x03\x04"
 SNIFF_BYTES = 65536
 """A file's kind is read from its first bytes; only files of a kind that is read are read whole."""
 _FOLDER_SNIFF_BYTES = 8192
+_LONGEST_HEADER = 64
 MAX_MEMBERS = 5000
 _HEADER_WITHIN = 20
 """Rows searched for a header (notes above it are skipped)."""
@@ -78,26 +79,50 @@ def header_key(name: str) -> str:
 def kind_of(header: list[str], kinds: Mapping[str, ExportFileKind]) -> tuple[str, dict[str, int]] | None:
     """The kind a header row is (every needed column present; the most columns present wins; the kind
     listed first on a tie), with each of its columns' position in the row."""
-    positions = {header_key(cell): index for index, cell in reversed(list(enumerate(header)))}
+    names = _header_names(kinds)
+    found: dict[str, dict[str, int]] = {}
+    for index, cell in enumerate(header):
+        if len(cell) > _LONGEST_HEADER:
+            continue
+        for kind_name, column in names.get(header_key(cell), ()):
+            found.setdefault(kind_name, {}).setdefault(column, index)
     best: tuple[str, dict[str, int]] | None = None
     for name, kind in kinds.items():
-        found = {
-            column: positions[key]
-            for column, names in kind.columns.items()
-            for key in [next((header_key(n) for n in names if header_key(n) in positions), None)]
-            if key is not None
-        }
-        if all(need in found for need in kind.needs) and (best is None or len(found) > len(best[1])):
-            best = (name, found)
+        columns = found.get(name, {})
+        if all(need in columns for need in kind.needs) and (best is None or len(columns) > len(best[1])):
+            best = (name, columns)
     return best
+
+
+_COMPILED: dict[int, tuple[Mapping[str, ExportFileKind], dict[str, list[tuple[str, str]]]]] = {}
+
+
+def _header_names(kinds: Mapping[str, ExportFileKind]) -> dict[str, list[tuple[str, str]]]:
+    """Compared header name -> the (kind, column) pairs it names; built once per rules."""
+    cached = _COMPILED.get(id(kinds))
+    if cached is not None and cached[0] is kinds:
+        return cached[1]
+    names: dict[str, list[tuple[str, str]]] = {}
+    for kind_name, kind in kinds.items():
+        for column, written in kind.columns.items():
+            for key in dict.fromkeys(header_key(name) for name in written):
+                names.setdefault(key, []).append((kind_name, column))
+    _COMPILED[id(kinds)] = (kinds, names)
+    return names
 
 
 def sniff(data: bytes, kinds: Mapping[str, ExportFileKind]) -> str | None:
     """The kind of an export file from its first bytes, or None."""
     text = _text(data[:SNIFF_BYTES])
-    if text is None:
-        return None
-    for row in _rows(text, _HEADER_WITHIN):
+    return None if text is None else sniff_text(text, kinds)
+
+
+def sniff_text(text: str, kinds: Mapping[str, ExportFileKind], min_cells: int = 1) -> str | None:
+    """The kind of an export file from its decoded text, or None; only header rows of `min_cells` cells
+    or more are tried."""
+    for row in _rows(text[:SNIFF_BYTES], _HEADER_WITHIN):
+        if len(row) < min_cells:
+            continue
         found = kind_of(row, kinds)
         if found is not None:
             return found[0]
@@ -260,8 +285,12 @@ def _profile_identifiers(row: dict[str, str], parsed: ParsedProfile) -> None:
         parsed.contacts.extend(filter(None, [text_of(row.get(column))]))
     for handle in _items(row.get("twitter")):
         parsed.contacts.append(f"@{handle.lstrip('@')}")
-    websites = text_of(row.get("websites")) or ""
-    parsed.contacts.extend(_URL.findall(websites))
+    for site in _items(row.get("websites")):  # '[PERSONAL:https://…,COMPANY:https://…]'
+        label, _, url = site.partition(":")
+        if _URL.fullmatch(url) and label.strip().upper() != "COMPANY":
+            parsed.contacts.append(url)
+        elif _URL.fullmatch(site):
+            parsed.contacts.append(site)
     for item in _items(row.get("messengers")):
         parsed.contacts.append(item.rpartition(":")[2].strip() or item)
     parsed.unparsed_lines.extend(filter(None, [line("industry", row.get("industry"))]))

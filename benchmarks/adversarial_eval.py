@@ -4,9 +4,9 @@ Run: .venv/bin/python benchmarks/adversarial_eval.py [--cases DIR] [--manifest F
                                                       [--json FILE]
 
 The suite is `tests/adversarial/`: one fictional profile per file in `cases/` (talent pages and résumés,
-named `<class>__<slug>.txt`), and `planted.yaml` beside that folder listing, per case, the strings that must
-not appear in its release. For another cases folder the manifest is `<dir>/../planted.yaml` unless
-`--manifest FILE` names it.
+named `<class>__<slug>.txt`; another suite's cases may be JSON files, or folders and zips of an export),
+and `planted.yaml` beside that folder listing, per case, the strings that must not appear in its release.
+For another cases folder the manifest is `<dir>/../planted.yaml` unless `--manifest FILE` names it.
 
 Each case runs the whole job alone, as a user would: `toolkit.cli.main(["run", CASE, "--out", TMP, "--jobs",
 "1", "--rules", RULES])` with a fixed TOOLKIT_SECRET, where RULES is a temporary copy of `rules/` (or of
@@ -41,6 +41,7 @@ import tempfile
 import time
 import traceback
 import unicodedata
+import zipfile
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -142,22 +143,35 @@ def load_suite(cases_dir: Path, manifest: Path | None = None) -> list[Case]:
             problems.append(f"{name}: planted must be a non-empty list of strings")
             continue
         path = cases_dir / str(name)
-        if not path.is_file():
+        if not (path.is_file() or path.is_dir()):
             problems.append(f"{name}: listed but missing from {cases_dir}")
             continue
-        text = path.read_text(encoding="utf-8")
+        text = case_text(path)
         problems += [f"{name}: planted {p!r} is not in the file" for p in planted if p not in text]
         cases.append(Case(str(name), str(cls), tuple(planted)))
     listed = [case.file for case in cases]
     problems += [f"{name}: listed twice" for name in sorted({n for n in listed if listed.count(n) > 1})]
     problems += [
         f"{path.name}: in {cases_dir} but not in the manifest"
-        for path in sorted(cases_dir.glob("*.txt"))
-        if path.name not in listed
+        for path in sorted(cases_dir.iterdir())
+        if not path.name.startswith(".") and path.name not in listed
     ]
     if problems:
         raise MalformedSuite("\n".join(problems))
     return cases
+
+
+def case_text(path: Path) -> str:
+    """The text of a case: a file, every file of a folder (an export), or every member of a zip archive."""
+    if path.is_dir():
+        return "\n".join(case_text(inner) for inner in sorted(path.rglob("*")) if inner.is_file())
+    data = path.read_bytes()
+    if data.startswith(b"PK\x03\x04"):
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return "\n".join(
+                archive.read(member).decode("utf-8-sig", "replace") for member in archive.namelist()
+            )
+    return data.decode("utf-8-sig", "replace")
 
 
 def rules_without_risk(source: Path, into: Path) -> Path:

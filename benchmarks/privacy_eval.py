@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import polars as pl
 
 from benchmarks.presidio_alone import anonymize_documents, build
-from tools.profiles import Planted, documents, fold, string_cells, word_pattern, write
+from tools.profiles import Planted, documents, fold, string_cells, with_formats, word_pattern, write
 
 RELEASE_TABLES = ("profiles", "education", "skills", "contributions", "experience", "awards")
 FREE_TEXT_COLUMNS = {
@@ -312,17 +312,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     options.add_argument("--seed", type=int, default=7)
     options.add_argument("--keep", type=Path, metavar="DIR", help="keep documents, truth and release here")
     options.add_argument("--no-presidio", action="store_true", help="skip Presidio alone (faster)")
+    options.add_argument(
+        "--structured",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="re-write about this share of the documents as JSON Resume, GitHub API users and zipped "
+        "LinkedIn exports (tools/profiles/structured.py)",
+    )
     args = options.parse_args(argv)
 
-    docs = documents(args.docs, args.seed)
+    docs = list(with_formats(documents(args.docs, args.seed), args.structured, args.seed))
     work = Path(tempfile.mkdtemp(prefix="privacy_eval_")) if args.keep is None else args.keep
     try:
         docs_dir = write(work, docs)
         words = statistics.mean(len(doc.text.split()) for doc in docs)
-        layouts = Counter(doc.layout for doc in docs)
+        layouts = ", ".join(
+            f"{layout} {n}" for layout, n in sorted(Counter(doc.layout for doc in docs).items())
+        )
         print(
-            f"{len(docs)} planted documents (seed {args.seed}; {layouts['talent_page']} talent pages, "
-            f"{layouts['resume']} résumés; {words:.0f} words each on average) in {docs_dir}"
+            f"{len(docs)} planted documents (seed {args.seed}; {layouts}; {words:.0f} words each on average) "
+            f"in {docs_dir}"
         )
         release_dir = work / "release"
         shutil.rmtree(release_dir, ignore_errors=True)

@@ -26,6 +26,7 @@ from toolkit.parse.collect import collect
 from toolkit.parse.document import ParsedProfile, Reject
 from toolkit.parse.values import date_of, repository_of, text_of
 from toolkit.rules import ParsingRules
+from tools.profiles import documents, fold, with_formats
 
 FORMATS = Path(__file__).parent / "formats"
 D = dt.date
@@ -374,3 +375,14 @@ def test_parsing_any_json_never_raises(rules: ParsingRules, document: Any) -> No
             assert isinstance(result[1], ParsedProfile)
             assert result[1].profile["layout"] in ("json_resume", "github_api")
     collect(results)  # and the rows fit the contract's dtypes
+
+
+def test_generated_profiles_rewritten_in_each_format_parse_as_that_format(rules: ParsingRules) -> None:
+    docs = list(with_formats(documents(45, seed=5), 1.0, seed=5))
+    assert {doc.layout for doc in docs} == {"json_resume", "github_api", "linkedin_export"}
+    for doc in docs:
+        data = doc.data if doc.data is not None else doc.text.encode()
+        (result,) = parse_record(f"doc{doc.suffix}", data, rules)
+        assert not isinstance(result, Reject), (doc.layout, result)
+        assert result[1].profile["layout"] == doc.layout
+        assert all(fold(value) in fold(doc.text) for value in doc.person_identifiers)

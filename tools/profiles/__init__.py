@@ -38,6 +38,7 @@ from typing import Any
 
 from tools.profiles.people import cast_for, vocabulary_file
 from tools.profiles.render import IDENTIFIER_KINDS, Profile, render
+from tools.profiles.structured import FORMATS, restructure
 from tools.profiles.text import fold, has_word, string_cells, word_pattern
 from tools.profiles.vocabulary import PLANTED, SCRAPE, SEED, Style
 
@@ -59,6 +60,7 @@ __all__ = [
     "profiles",
     "read_truth",
     "string_cells",
+    "with_formats",
     "word_pattern",
     "write",
     "write_documents",
@@ -88,9 +90,20 @@ def documents(count: int, seed: int = 7, resume_share: float = 0.4) -> list[Prof
     return list(generate(count, seed, PLANTED, resume_share))
 
 
-def document_path(index: int) -> str:
+def document_path(index: int, suffix: str = ".txt") -> str:
     """Where document `index` (from 0) goes under the output folder: 1,000 to a folder."""
-    return f"{index // PER_FOLDER:04d}/doc{index:06d}.txt"
+    return f"{index // PER_FOLDER:04d}/doc{index:06d}{suffix}"
+
+
+def with_formats(docs: Iterable[Profile], share: float, seed: int = 7) -> Iterator[Profile]:
+    """The documents, about `share` of them re-written in a structured format (JSON Resume, a GitHub API
+    user, a zipped LinkedIn export: tools/profiles/structured.py), the formats in turn at random."""
+    rng = random.Random(seed * 7919 + 1)
+    for doc in docs:
+        if rng.random() < share:
+            yield restructure(doc, rng.choice(FORMATS), rng)
+        else:
+            yield doc
 
 
 def truth_record(file: str, doc: Profile, expected: bool = False) -> dict[str, Any]:
@@ -122,13 +135,13 @@ def write_documents(
     count = 0
     try:
         for index, doc in enumerate(docs):
-            name = document_path(index)
+            name = document_path(index, doc.suffix)
             path = os.path.join(folder, name)
             if index % PER_FOLDER == 0:
                 os.makedirs(os.path.dirname(path), exist_ok=True)
             descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
             try:
-                os.write(descriptor, doc.text.encode("utf-8"))
+                os.write(descriptor, doc.data if doc.data is not None else doc.text.encode("utf-8"))
             finally:
                 os.close(descriptor)
             if sink:

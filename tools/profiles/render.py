@@ -71,6 +71,9 @@ class Profile:
     namesake_employers: list[str] = field(default_factory=list)
     rare_phrases: list[str] = field(default_factory=list)
     """Names of projects, labs and awards only this document's person has (scrape style)."""
+    data: bytes | None = None
+    """The document's bytes when they are not `text` in UTF-8 (a zipped export: profiles/structured.py)."""
+    suffix: str = ".txt"
 
 
 def _one(rng: random.Random, options: Sequence[Any]) -> Any:

@@ -38,7 +38,7 @@ import polars as pl
 
 from benchmarks.privacy_eval import evaluate
 from tools import kanon
-from tools.profiles import SCRAPE, generate, write_documents
+from tools.profiles import SCRAPE, generate, with_formats, write_documents
 from tools.profiles.text import fold, string_cells, word_pattern
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,8 +68,16 @@ def main(argv: list[str] | None = None) -> int:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     options.add_argument("--docs", type=int, default=1000)
     options.add_argument("--seed", type=int, default=2026)
+    options.add_argument(
+        "--structured",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="re-write about this share of the profiles as JSON Resume, GitHub API users and zipped "
+        "LinkedIn exports (tools/profiles/structured.py)",
+    )
     args = options.parse_args(argv)
-    docs = list(generate(args.docs, args.seed, SCRAPE))
+    docs = list(with_formats(generate(args.docs, args.seed, SCRAPE), args.structured, args.seed))
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         write_documents(folder / "docs", iter(docs), None, False)

@@ -140,6 +140,10 @@ def card_facts(envelope: Mapping[str, Any]) -> dict[str, Any]:
         "risk_ran": ran,
         "tables": tables,
         "persons": tables.get("profiles", 0),
+        "not_read": {
+            str(why): int(count)
+            for why, count in envelope.get("counts", {}).get("export_files_not_read", {}).items()
+        },
         "kept": _kept(release, text, _free_text(privacy["columns"])),
         "k": sorted({view["k"] for view in views}),
         "empty_tables": _empty_tables(tables, views),

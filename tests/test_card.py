@@ -349,7 +349,10 @@ def test_markdown_lists_tables_columns_and_findings(card: dict[str, str], envelo
     for finding in envelope["quality"]["findings"]:
         assert f"| {md_escape(finding['rule'])} | {finding['severity']} | {finding['rows']} |" in text
     assert f"toolkit {envelope['tool']['version']}, report version {envelope['report_version']}" in text
-    assert envelope["counts"]["export_files_not_read"] == {"other people's contacts": 5, "private messages": 5}
+    assert envelope["counts"]["export_files_not_read"] == {
+        "other people's contacts": 5,
+        "private messages": 5,
+    }
     assert "never read into any table, by why: other people's contacts 5, private messages 5." in text
     html = card["report.html"]
     assert "never read into any table, by why: other people&#39;s contacts 5, private messages 5." in html

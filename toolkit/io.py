@@ -74,19 +74,7 @@ def iter_inputs(
     release, a private folder reached through a link) is not read at all. A folder that `is_record` says
     is one record (an export of one person) is yielded whole, as one `InputFile` with `folder` set.
     """
-    seen: set[int] = set()  # one int a file (device and inode): small for millions of files
-
-    def first_time(path: Path) -> bool:
-        try:
-            status = path.stat()
-        except (OSError, ValueError):
-            return True
-        key = status.st_ino << 20 ^ status.st_dev
-        if key in seen:
-            return False
-        seen.add(key)
-        return True
-
+    first_time = _first_time()
     for given in inputs:
         path = Path(given)
         try:
@@ -103,6 +91,25 @@ def iter_inputs(
             yield ReadFailure(shown_path(given), RejectReason.UNREADABLE, _NOT_REGULAR)
         else:
             yield ReadFailure(shown_path(given), RejectReason.UNREADABLE, "no such file or folder")
+
+
+def _first_time() -> Callable[[Path], bool]:
+    """A test that is true the first time it meets a file or folder (by device and inode), so that links
+    back to a folder already read end the walk there."""
+    seen: set[int] = set()  # one int a file: small for millions of files
+
+    def first_time(path: Path) -> bool:
+        try:
+            status = path.stat()
+        except (OSError, ValueError):
+            return True
+        key = status.st_ino << 20 ^ status.st_dev
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
+    return first_time
 
 
 def _walk(
@@ -162,7 +169,7 @@ def read_input(item: InputFile, max_bytes: int) -> bytes | FolderFiles | ReadFai
 
 def _read_folder(item: InputFile, max_bytes: int) -> FolderFiles | ReadFailure:
     files: FolderFiles = {}
-    for found in _walk(str(item.path), lambda _: True, None):
+    for found in _walk(str(item.path), _first_time(), None):
         if len(files) >= MAX_FOLDER_FILES:
             return ReadFailure(item.source, RejectReason.TOO_LARGE, f"more than {MAX_FOLDER_FILES} files")
         name = os.path.relpath(found.source if isinstance(found, ReadFailure) else found.path, item.path)

@@ -386,3 +386,21 @@ def test_generated_profiles_rewritten_in_each_format_parse_as_that_format(rules:
         assert not isinstance(result, Reject), (doc.layout, result)
         assert result[1].profile["layout"] == doc.layout
         assert all(fold(value) in fold(doc.text) for value in doc.person_identifiers)
+
+
+def test_a_broken_line_of_json_lines_is_its_own_reject(rules: ParsingRules) -> None:
+    good = (FORMATS / "github" / "users.jsonl").read_text().splitlines()[0]
+    results = parse_record("u.jsonl", f'{good}\n{{"login": "half\n{good}\n'.encode(), rules)
+    assert [type(result).__name__ for result in results] == ["tuple", "Reject", "tuple"]
+    broken = results[1]
+    assert isinstance(broken, Reject)
+    assert broken.reason == RejectReason.MALFORMED
+    assert broken.detail.startswith("document 2: invalid JSON:")
+
+
+def test_a_link_loop_inside_an_export_folder_ends(rules: ParsingRules, tmp_path: Path) -> None:
+    export = tmp_path / "export"
+    shutil.copytree(FORMATS / "linkedin" / "farida_export", export)
+    (export / "loop").symlink_to(export)
+    tables = parse_paths([str(export)], rules)
+    assert tables.profiles.get_column("name").to_list() == ["Farida Haddad"]

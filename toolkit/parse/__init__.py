@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -112,25 +112,41 @@ def parse_record(source: str, data: bytes | linkedin.Files, rules: ParsingRules)
 
 def _json_documents(text: str) -> list[tuple[int, Any]] | str:
     """The JSON documents of a text (a document, an array of them, or JSON Lines) with their positions
-    (1-based; 0 for a lone document), or why the text is not JSON."""
+    (1-based; 0 for a lone document), or why the text is not JSON. In JSON Lines, a line that does not
+    parse is a `_BadLine` in its place: the other lines are still read."""
     try:
         value = json.loads(text)
     except (ValueError, RecursionError) as exc:
+        whole = str(exc).partition("\n")[0] if isinstance(exc, ValueError) else "nested too deeply"
         lines = [(number, line) for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
-        documents = []
+        if len(lines) < 2:
+            return whole
+        documents: list[tuple[int, Any]] = []
         for number, line in lines:
             try:
                 documents.append((number, json.loads(line)))
-            except (ValueError, RecursionError):
-                return str(exc).partition("\n")[0] if isinstance(exc, ValueError) else "nested too deeply"
-        return documents if len(documents) > 1 else str(exc).partition("\n")[0]
+            except (ValueError, RecursionError) as line_exc:
+                why = str(line_exc).partition("\n")[0] if isinstance(line_exc, ValueError) else "too deep"
+                documents.append((number, _BadLine(why)))
+        if all(isinstance(document, _BadLine) for _, document in documents):
+            return whole
+        return documents
     if isinstance(value, list):
         return list(enumerate(value, start=1))
     return [(0, value)]
 
 
+@dataclass(frozen=True, slots=True)
+class _BadLine:
+    """A line of JSON Lines that is not JSON, and why."""
+
+    why: str
+
+
 def _document(source: str, document: Any, index: int, encoding: str, rules: ParsingRules) -> Parsed:
     where = f"document {index}: " if index else ""
+    if isinstance(document, _BadLine):
+        return Reject(source, RejectReason.MALFORMED, f"{where}invalid JSON: {document.why}")
     canonical = json.dumps(document, sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass")
     for name, (detect, parse) in DOCUMENT_FORMATS.items():
         if detect(document):

@@ -521,3 +521,18 @@ def test_a_locally_recoded_column_shows_its_persons_per_step(envelope: dict[str,
 )
 def test_each_step_is_said_in_plain_words(step: str, meaning: str) -> None:
     assert explain_step(step) == meaning
+
+
+@pytest.mark.parametrize(
+    ("view", "compares"),
+    [
+        ("github", "a person's whole list of contributions rows at once"),
+        ("career", "a person's experience rows in their order"),
+        ("awards", "any one of a person's awards rows"),
+        ("talent_site", "any two of a person's skills rows"),
+        ("professional_network", "these columns of a person together"),
+    ],
+)
+def test_each_view_says_what_it_compares(card: dict[str, str], view: str, compares: str) -> None:
+    assert any(line.startswith(f"| {view} | {compares} |") for line in card["README.md"].splitlines())
+    assert f'<td class="name">{view}</td><td>{compares}</td>' in card["report.html"].replace("&#39;", "'")

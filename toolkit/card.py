@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
@@ -464,9 +464,24 @@ def _views(views: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
             "rows_withheld": int(view.get("rows_withheld", 0)),
             "m": int(view.get("m", 1)),
             "columns": [str(column) for column in view.get("columns", [])],
+            "sees": _view_sees(
+                str(view.get("kind", "record")), int(view.get("m", 1)), list(view.get("columns", []))
+            ),
         }
         for name, view in views.items()
     ]
+
+
+def _view_sees(kind: str, m: int, columns: Sequence[str]) -> str:
+    """What one attacker view compares, in the card's words."""
+    table = str(columns[0]).partition(".")[0] if columns else "its table"
+    if kind == "set":
+        return f"a person's whole list of {table} rows at once"
+    if kind == "sequence":
+        return f"a person's {table} rows in their order"
+    if kind == "items":
+        return f"any {'two' if m == 2 else 'one'} of a person's {table} rows"
+    return "these columns of a person together"
 
 
 def _phrases(phrases: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -850,7 +850,7 @@ class Step(_Frozen):
         return f"span:{self.span}"
 
 
-ViewKind = Literal["record", "sequence", "items"]
+ViewKind = Literal["record", "sequence", "items", "set"]
 Recoding = Literal["global", "local"]
 
 
@@ -866,8 +866,8 @@ class View(_Frozen):
         default=None,
         ge=0,
         lt=1,
-        description="items and sequence: the share of rows this view may withhold before its columns are "
-        "coarsened further (default: the file's max_withheld_items).",
+        description="items, set and sequence: the share of rows this view may withhold before its columns "
+        "are coarsened further (default: the file's max_withheld_items).",
     )
 
     @model_validator(mode="after")
@@ -882,7 +882,7 @@ class View(_Frozen):
         if self.kind != "items" and self.m != 1:
             raise ValueError("only an items view takes `m`")
         if self.kind == "record" and self.max_withheld is not None:
-            raise ValueError("a record view withholds no rows: `max_withheld` is for items and sequences")
+            raise ValueError("a record view withholds no rows: `max_withheld` is for the other kinds")
         return self
 
     @property
@@ -982,7 +982,7 @@ class RiskFile(_Frozen):
     )
     recoding: Recoding = Field(
         default="local",
-        description="global: one level per column for every person; local: then, in record and sequence "
+        description="global: one level per column for every person; local: then, in record, set and sequence "
         "views, persons are split into groups of at least k (Mondrian-like), each at the finest levels its "
         "group shares.",
     )

@@ -24,7 +24,8 @@ from tools.profiles import documents, write
 VIEWS = {
     "network": View(kind="record", columns=("profiles.employer", "profiles.country", "education.degree")),
     "career": View(kind="sequence", columns=("experience.title",), order="experience.position"),
-    "code": View(kind="items", columns=("contributions.repository", "contributions.commits")),
+    "code": View(kind="set", columns=("contributions.repository", "contributions.commits")),
+    "awards": View(kind="items", columns=("awards.title",)),
     "skills": View(kind="items", m=2, columns=("skills.skill", "skills.score")),
 }
 LADDERS = {
@@ -41,6 +42,7 @@ person = st.fixed_dictionaries({
     "titles": st.lists(st.sampled_from(["engineer", "lead", "intern"]), max_size=3),
     "repos": st.lists(st.tuples(st.sampled_from("rstuv"), st.integers(1, 300)), max_size=3),
     "skills": st.lists(st.tuples(st.sampled_from("abcdef"), st.integers(1, 10)), max_size=4),
+    "awards": st.lists(st.sampled_from(["gold", "silver", "grant", "fellow"]), max_size=2),
 })  # fmt: skip
 
 
@@ -54,6 +56,7 @@ def _tables(people: list[dict[str, Any]]) -> dict[str, pl.LazyFrame]:
         contributions=[{"profile_id": i, "repository": r, "commits": c}
                        for i, p in zip(ids, people, strict=True) for r, c in p["repos"]],
         skills=[{"profile_id": i, "skill": s, "score": n} for i, p in zip(ids, people, strict=True) for s, n in p["skills"]],
+        awards=[{"profile_id": i, "title": t} for i, p in zip(ids, people, strict=True) for t in p["awards"]],
     )  # fmt: skip
     tables["profiles"] = pl.DataFrame(
         {

@@ -52,7 +52,7 @@ def _set(path: str, value: Any) -> Any:
         (_set("views/career/order", None), "views.career", "needs an `order` column"),
         (_set("views/awards/columns", ["awards.title", "skills.skill"]), "views.awards", "reads one table"),
         (_set("views/awards/columns", []), "views.awards.columns", "at least 1"),
-        (_set("views/awards/kind", "set"), "views.awards.kind", "record"),
+        (_set("views/awards/kind", "bag"), "views.awards.kind", "record"),
         (_set("views", {}), "views", "at least 1"),
         (
             _set("ladders/profiles.summary", ["frequent"]),

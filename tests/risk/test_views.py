@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
+
 import polars as pl
 import pytest
 
 from tests.risk.helpers import release, risk_rules
 from toolkit.risk import plan_risk, views
 from toolkit.risk.ladders import Classifier, Ladders, person_frames
-from toolkit.risk.views import Population, class_sizes, item_support, withheld_items
+from toolkit.risk.views import Population, class_sizes, item_support, withheld_items, withheld_sets
 from toolkit.rules import Classification, RiskRules, Step, View, load_risk_rules
 
 
@@ -122,6 +125,88 @@ def test_withholding_items_with_m_2_leaves_every_pair_shared_by_k(seed: int) -> 
     assert rare.len() == 3
     assert set(rare.to_list()) <= set(gone.to_list())
     assert left.height > len(rows) / 2
+
+
+def test_a_set_view_compares_a_persons_whole_list() -> None:
+    view = View(kind="set", columns=("contributions.repository",))
+    rows = [("A", "r1"), ("A", "r2"), ("B", "r2"), ("B", "r1"), ("B", "r1"), ("C", "r1")]
+    tables = release("ABCDE", contributions=[{"profile_id": p, "repository": r} for p, r in rows])
+    # A and B list the same set (a repeated row changes nothing); D and E list nothing
+    assert _sizes(view, tables) == {"A": 2, "B": 2, "C": 1, "D": 2, "E": 2}
+
+
+def _sets_left(
+    persons: Sequence[str], rows: list[dict[str, str]], k: int
+) -> tuple[dict[str, frozenset[str]], int]:
+    """Each person's set of repositories once `withheld_sets` has withheld its rows, and the persons it
+    says are still below k."""
+    view = View(kind="set", columns=("contributions.repository",))
+    tables = release(persons, contributions=rows)
+    rules = risk_rules({"v": view})
+    ids = tables["profiles"].collect().get_column("profile_id").sort()
+    ladders = Ladders(rules, person_frames(tables, rules, ids.to_frame().with_row_index("person")), ids)
+    whole = Population(pl.Series("person", range(ids.len()), dtype=pl.UInt32), {})
+    gone, below = withheld_sets(view, ladders, dict.fromkeys(rules.ladders, 0), whole, k)
+    frame = ladders.frames["contributions"]
+    kept = frame.filter(~frame.get_column("row").is_in(gone.implode()))
+    left = {person: frozenset[str]() for person in persons}
+    for person, repository in zip(kept.get_column("person"), kept.get_column("repository"), strict=True):
+        left[ids[person]] |= {repository}
+    return left, below
+
+
+@pytest.mark.parametrize(
+    ("rows", "k", "left", "below"),
+    [
+        pytest.param(  # each of A, B, C holds {r1} and one more: they lose the one that lands them in {r1}
+            [("A", "r1"), ("A", "x"), ("B", "r1"), ("B", "y"), ("C", "r1"), ("C", "z"), ("D", "r1"),
+             ("E", "r1"), ("F", "r1")],
+            3, {"A": {"r1"}, "B": {"r1"}, "C": {"r1"}, "D": {"r1"}, "E": {"r1"}, "F": {"r1"}, "G": set()}, 1,
+            id="lands-in-a-shared-set",
+        ),  # G alone lists nothing, and nobody else is left with nothing: still below k
+        pytest.param(  # no smaller set is shared: the item fewest persons hold goes first (x, then r2)
+            [("A", "r1"), ("A", "r2"), ("A", "x"), ("B", "r1"), ("C", "r1"), ("D", "r1"), ("E", "r2")],
+            2, {"A": {"r1"}, "B": {"r1"}, "C": {"r1"}, "D": {"r1"}, "E": set(), "F": set(), "G": set()}, 0,
+            id="rarest-first",
+        ),
+        pytest.param(  # a set shared by k is kept whole
+            [("A", "r1"), ("A", "r2"), ("B", "r1"), ("B", "r2"), ("C", "r1")],
+            2, {"A": {"r1", "r2"}, "B": {"r1", "r2"}, "C": set(), "D": set(), "E": set(), "F": set(),
+                "G": set()}, 0,
+            id="shared-set-kept",
+        ),
+    ],
+)  # fmt: skip
+def test_withholding_sets_drops_the_fewest_items(
+    rows: list[tuple[str, str]], k: int, left: dict[str, set[str]], below: int
+) -> None:
+    found, still = _sets_left("ABCDEFG", [{"profile_id": p, "repository": r} for p, r in rows], k)
+    assert found == left
+    assert still == below
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_withheld_sets_leave_every_set_shared_by_k_or_empty(seed: int) -> None:
+    """Whatever the lists, every person's set left is one that k persons hold (counted here by hand), or
+    empty; a person's set that k persons already shared is kept whole; only rows are withheld."""
+    persons = [f"p{n:02d}" for n in range(60)]
+    picks = pl.Series(range(60 * 5)).shuffle(seed=seed).to_list()
+    rows = [
+        {"profile_id": person, "repository": "abcdefg"[picks[5 * n + j] % 7]}
+        for n, person in enumerate(persons)
+        for j in range(n % 4)
+    ]
+    before: dict[str, frozenset[str]] = {person: frozenset() for person in persons}
+    for row in rows:
+        before[row["profile_id"]] |= {row["repository"]}
+    left, below = _sets_left(persons, rows, 3)
+    shared = Counter(left.values())
+    for person in persons:
+        assert left[person] <= before[person]
+        assert shared[left[person]] >= 3 or not left[person]
+        if Counter(before.values())[before[person]] >= 3:
+            assert left[person] == before[person]
+    assert below == (shared[frozenset()] if shared[frozenset()] < 3 else 0)
 
 
 @pytest.mark.parametrize(

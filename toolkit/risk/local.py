@@ -1,6 +1,6 @@
-"""Local recoding, Mondrian-like: after global recoding has put every person of a record or sequence view in
-a class of at least k, each class is split top-down into groups of at least k persons that share a finer
-level of one column, and every group is released at its own levels.
+"""Local recoding, Mondrian-like: after global recoding has put every person of a record, set or sequence
+view in a class of at least k, each class is split top-down into groups of at least k persons that share a
+finer level of one column, and every group is released at its own levels.
 
 This is the relaxed partitioning of Mondrian (LeFevre, DeWitt and Ramakrishnan, 2006), walking the
 ladders' steps instead of cutting numeric ranges. A split of a group on one column groups its persons by

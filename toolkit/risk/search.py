@@ -22,6 +22,7 @@ from toolkit.risk.views import (
     table_keys,
     withheld_items,
     withheld_sequences,
+    withheld_sets,
 )
 from toolkit.rules import RiskRules
 
@@ -50,8 +51,8 @@ class Search:
         return Exposure.of(class_sizes(view, self.ladders, levels, population), self.rules.target(view))
 
     def _assess(self, name: str, levels: Mapping[str, int]) -> tuple[int, float]:
-        """Everyone alive: (how many persons are below target, the share of rows in rare items or rare
-        sequences) of view `name`."""
+        """Everyone alive: (how many persons are below target, the share of rows withheld: in rare items or
+        rare sequences, or those a set view withholds) of view `name`."""
         view = self.rules.views[name]
         key = (name, tuple(levels[column] for column in view.columns))
         if key not in self._cache:
@@ -60,6 +61,9 @@ class Search:
                 support = item_support(view, self.ladders, levels, self.whole, k)
                 rare = support.filter(pl.col(SIZE) < k).height / max(support.height, 1)
                 self._cache[key] = (0, rare)
+            elif view.kind == "set":
+                gone, below = withheld_sets(view, self.ladders, levels, self.whole, k)
+                self._cache[key] = (below, gone.len() / max(self.ladders.frames[view.table].height, 1))
             elif view.kind == "sequence":
                 sequences = [self._table_keys(name, view.table, list(view.columns), levels)]
                 persons = self.everyone.filter(same_keys(sequences) < k)
@@ -172,6 +176,10 @@ class Search:
                 target = self.rules.target(view)
                 if view.kind == "items":
                     withheld[view.table] = withheld_items(view, self.ladders, levels, population, target)
+                elif view.kind == "set":
+                    withheld[view.table], _ = withheld_sets(
+                        view, self.ladders, levels, Population(population.alive, withheld), target
+                    )
                 elif view.kind == "sequence":
                     withheld[view.table] = withheld_sequences(
                         view, self.ladders, levels, Population(population.alive, withheld), target

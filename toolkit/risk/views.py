@@ -4,11 +4,13 @@ A person's class size in a view is the number of persons who look the same to th
 - record: the same values in every column (a table with several rows per person compared as the set of
   the person's rows);
 - sequence: the same rows of the table, in the same order;
+- set: the same set of rows of the table (what a page that lists all of a person's rows at once shows);
 - items (k^m): the smallest number of persons sharing any one item of the person, or with m = 2 any two.
 A person with no row in an items view's table shows the attacker nothing there: their size is the number
-of persons. Items and sequence views lose rows, not persons: `withheld_items` picks the rows to withhold
-so that every item (and pair of items) left is shared by k persons, `withheld_sequences` the rows of the
-persons whose sequence is too rare.
+of persons. Items, set and sequence views lose rows, not persons: `withheld_items` picks the rows to
+withhold so that every item (and pair of items) left is shared by k persons, `withheld_sets` the fewest
+items that leave each person's set shared by k persons, `withheld_sequences` the rows of the persons whose
+sequence is too rare.
 """
 
 from __future__ import annotations
@@ -79,8 +81,8 @@ def class_sizes(
 def view_keys(
     view: View, ladders: Ladders, levels: Mapping[str, int], population: Population
 ) -> list[pl.Series]:
-    """A record or sequence view's keys, one series per table, aligned with `population.alive`: two persons
-    look the same to the view when all their keys are equal."""
+    """A record, set or sequence view's keys, one series per table, aligned with `population.alive`: two
+    persons look the same to the view when all their keys are equal."""
     return [
         table_keys(view, table, list(columns), ladders, levels, population)
         for table, columns in groupby(view.columns, key=lambda column: split_column(column)[0])
@@ -222,6 +224,65 @@ def withheld_items(
             ])  # fmt: skip
         gone = pl.concat([gone, chosen.get_column(ROW)]).unique()
     raise AssertionError("withheld_items did not settle")  # every round withholds at least one row
+
+
+def withheld_sets(
+    view: View, ladders: Ladders, levels: Mapping[str, int], population: Population, k: int
+) -> tuple[pl.Series, int]:
+    """The rows of a set view's table to withhold so that each person's set of items is shared by k
+    persons, and how many persons are still below k after it (only persons left with no item can be: their
+    class is everyone else without a row, and the caller suppresses them if it is too small).
+
+    A released set is a subset of the person's true set, so an attacker who holds the whole list and
+    looks for the released sets inside it finds at least the persons whose released set is equal: the
+    class counted here. Persons whose set k persons share keep it whole (their class only grows as others
+    join it). Each person of a rarer set loses one item a round: the item whose removal lands them in a
+    set k persons already share, the largest such, else their item the fewest persons hold, until every
+    set left is shared or empty."""
+    table = view.table
+    gone = population.withheld.get(table, pl.Series(ROW, [], dtype=pl.UInt32))
+    now = Population(population.alive, {**population.withheld, table: gone})
+    coded = _coded(ladders, levels, now, table, list(view.columns))
+    rows = coded.select(ROW, PERSON, pl.struct(pl.exclude(PERSON, ROW)).hash().alias("item"))
+    pairs = rows.select(PERSON, "item").unique().sort(PERSON, "item")
+    alive = population.alive.to_numpy()
+    owner = np.searchsorted(alive, pairs.get_column(PERSON).to_numpy())
+    item = pairs.get_column("item").to_numpy()
+    dropped, below = _thin_sets(owner, item, alive.size, k)
+    if dropped.any():
+        lost = pairs.filter(pl.Series(dropped))
+        withheld = rows.join(lost, on=[PERSON, "item"], how="semi").get_column(ROW)
+        gone = pl.concat([gone, withheld]).unique()
+    return gone.sort(), below
+
+
+def _thin_sets(owner: NDArray[np.intp], item: NDArray[np.uint64], persons: int, k: int) -> tuple[
+    NDArray[np.bool_], int
+]:
+    """Over distinct (person, item) pairs given as `owner` (a person's position, 0..persons-1) and `item`
+    (a hash), which pairs to drop (see `withheld_sets`) and how many persons stay below `k`. A set is
+    keyed by the exclusive or of its items' hashes, so the set less one item is a key away."""
+    key = np.zeros(persons, dtype=np.uint64)
+    np.bitwise_xor.at(key, owner, item)
+    dropped = np.zeros(item.size, dtype=np.bool_)
+    while True:
+        keys, counts = np.unique(key, return_counts=True)
+        rare = counts[np.searchsorted(keys, key)] < k
+        chosen = ~dropped & rare[owner]
+        if not chosen.any():
+            return dropped, int(rare.sum())
+        pair = np.flatnonzero(chosen)
+        holders, held = np.unique(item[~dropped], return_counts=True)
+        support = held[np.searchsorted(holders, item[pair])]
+        landing = key[owner[pair]] ^ item[pair]
+        at = np.minimum(np.searchsorted(keys, landing), keys.size - 1)
+        joined = np.where(keys[at] == landing, counts[at], 0)
+        joined = np.where(joined >= k, joined, 0).astype(np.int64)
+        order = np.lexsort((item[pair], support, -joined, owner[pair]))
+        first = order[np.r_[True, owner[pair][order][1:] != owner[pair][order][:-1]]]
+        lose = pair[first]
+        dropped[lose] = True
+        key[owner[lose]] ^= item[lose]
 
 
 def withheld_sequences(

@@ -7,7 +7,7 @@ off (a copy of rules/ with `enabled: false`: the release as scrubbing alone leav
 recoding only, and as shipped. Then, on the tables as written:
 - per attacker view of rules/risk.yaml, the share of persons in a class smaller than k, the share unique,
   the mean prosecutor risk and the smallest class, by tools/kanon.py (plain Python, no toolkit code), and
-  whether the release's report says the same;
+  whether the release's report says the same; for the items views, the same for the list seen whole;
 - the planted rare phrases still found (folded, on word boundaries) in any text cell;
 - the planted direct identifiers and other people's names still found, and the technical words kept in
   the free text (benchmarks/privacy_eval.py's scoring);
@@ -99,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             runs[label] = (folder / label, seconds)
         scored = {label: kanon.score(release, ROOT / "rules") for label, (release, _) in runs.items()}
+        whole = {label: kanon.score(release, ROOT / "rules", whole_lists=True)
+                 for label, (release, _) in runs.items()}  # fmt: skip
         report = json.loads((runs["after"][0] / "report.json").read_text(encoding="utf-8"))
         phrases = [phrase for doc in docs for phrase in doc.rare_phrases]
         found = {label: rare_phrases_found(release, phrases) for label, (release, _) in runs.items()}
@@ -121,6 +123,13 @@ def main(argv: list[str] | None = None) -> int:
             f"  {before['unique']:>6.1%} -> {after['unique']:>5.1%}"
             f"  {before['prosecutor_risk']:>7.3f} -> {after['prosecutor_risk']:>5.3f}"
             f"  {before['smallest_k']:>3} -> {after['smallest_k']:>3}  {agrees}"
+        )
+    for view, after in whole["after"].items():
+        before = whole["before"][view]
+        agrees = "agrees" if report["risk"]["views"][view].get("whole_list") == after else "DIFFERS"
+        print(
+            f"{view + ', whole list':<25}{before['below_target']:>6.1%} -> {after['below_target']:>5.1%}"
+            f"  {before['unique']:>6.1%} -> {after['unique']:>5.1%}  (not guarded: residual)  {agrees}"
         )
     examples = f" (e.g. {found['after'][:3]})" if found["after"] else ""
     print(f"rare phrases planted: {len(phrases)}; found before {len(found['before'])}, "

@@ -20,7 +20,7 @@ import polars as pl
 import pytest
 
 from tests.conftest import pseudonymizing_rules
-from toolkit.card import explain_step, md_escape, render_card
+from toolkit.card import explain_step, md_escape, percent, render_card
 from toolkit.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -528,7 +528,8 @@ def test_each_step_is_said_in_plain_words(step: str, meaning: str) -> None:
     [
         ("github", "a person's whole list of contributions rows at once"),
         ("career", "a person's experience rows in their order"),
-        ("awards", "any one of a person's awards rows"),
+        ("awards", "a person's whole list of awards rows at once"),
+        ("text_terms", "any two of a person's terms rows"),
         ("talent_site", "any two of a person's skills rows"),
         ("professional_network", "these columns of a person together"),
     ],
@@ -536,3 +537,24 @@ def test_each_step_is_said_in_plain_words(step: str, meaning: str) -> None:
 def test_each_view_says_what_it_compares(card: dict[str, str], view: str, compares: str) -> None:
     assert any(line.startswith(f"| {view} | {compares} |") for line in card["README.md"].splitlines())
     assert f'<td class="name">{view}</td><td>{compares}</td>' in card["report.html"].replace("&#39;", "'")
+
+
+def test_the_card_says_what_lists_guarded_item_by_item_leave(
+    card: dict[str, str], envelope: dict[str, Any]
+) -> None:
+    residual = {
+        name: view["whole_list"] for name, view in envelope["risk"]["views"].items() if "whole_list" in view
+    }
+    assert set(residual) == {"talent_site", "text_terms"}
+    for page in ("README.md", "report.html"):
+        text = card[page].replace("<code>", "`").replace("</code>", "`")
+        assert "What these views do not stop." in text
+        for name, figures in residual.items():
+            assert f"`{name}` leaves {percent(figures['below_target'])} of persons with a whole list" in text
+
+
+def test_a_card_without_lists_guarded_item_by_item_says_nothing_of_them(envelope: dict[str, Any]) -> None:
+    whole = copy.deepcopy(envelope)
+    for view in whole["risk"]["views"].values():
+        view.pop("whole_list", None)
+    assert "What these views do not stop" not in render_card(whole)["README.md"]

@@ -157,6 +157,7 @@ def card_facts(envelope: Mapping[str, Any]) -> dict[str, Any]:
         "tokens": _tokens(contents, privacy["entities_replaced"], risk_columns),
         "coarsened": _coarsened(risk_columns),
         "views": views,
+        "residual": [view for view in views if view["whole_list"] is not None],
         "chart": _chart(views) if views else None,
         "risk_suppressed": int(risk.get("suppressed", 0)) if ran else 0,
         "risk_budget": int(risk.get("budget", 0)) if ran else 0,
@@ -467,6 +468,7 @@ def _views(views: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
             "sees": _view_sees(
                 str(view.get("kind", "record")), int(view.get("m", 1)), list(view.get("columns", []))
             ),
+            "whole_list": exposure(view["whole_list"]) if "whole_list" in view else None,
         }
         for name, view in views.items()
     ]

@@ -14,7 +14,7 @@ import typing
 from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import polars as pl
 import yaml
@@ -988,6 +988,11 @@ class RiskFile(_Frozen):
     )
     views: dict[str, View] = Field(min_length=1)
     ladders: dict[str, tuple[Step, ...]] = Field(default_factory=dict)
+    worth: dict[str, Annotated[float, Field(gt=0)]] = Field(
+        default_factory=dict,
+        description="`table.column` -> what the column is worth to a reader (default 1): the search gives "
+        "way first on the columns worth least.",
+    )
     phrases: PhraseRules
     text: TextFile = Field(default_factory=TextFile)
 
@@ -1006,6 +1011,11 @@ class RiskRules(_Frozen):
     classifications: dict[str, Classification]
     phrases: PhraseRules | None = None
     text: TextRules | None = None
+    worth: dict[str, float] = Field(default_factory=dict)
+
+    def weight(self, column: str) -> float:
+        """What `column` is worth to a reader, in the search's weighing of losses (default 1)."""
+        return self.worth.get(column, 1.0)
 
     def target(self, view: View) -> int:
         return view.k or self.k
@@ -1124,6 +1134,9 @@ def load_risk_rules(rules_dir: Path | None = None) -> RiskRules:
             for file in step.classify:
                 if file not in classifications:
                     classifications[file] = _load(rules_dir, f"{HIERARCHIES_DIR}/{file}.yaml", Classification)
+    for column in risk.worth:
+        if column not in viewed:
+            raise RulesError(shown, f"worth.{column}", "not a column of any view")
     for index, column in enumerate(risk.phrases.columns):
         key = f"phrases.columns.{index}"
         released(key, column)
@@ -1144,4 +1157,5 @@ def load_risk_rules(rules_dir: Path | None = None) -> RiskRules:
         views=risk.views,
         ladders={column: risk.ladders.get(column, ()) for column in sorted(viewed)},
         classifications=classifications,
+        worth=dict(risk.worth),
     )

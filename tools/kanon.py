@@ -4,7 +4,7 @@ each released person's class size, computed in plain Python from the released Pa
 It shares no code with `toolkit.risk` (it reads risk.yaml with PyYAML and the tables with Polars, then
 counts with dicts and sets), so that it can check the figures of the risk pass's report.
 
-    python -m tools.kanon RELEASE [--rules rules]
+    python -m tools.kanon RELEASE [--rules rules] [--whole-lists]
 """
 
 from __future__ import annotations
@@ -69,12 +69,17 @@ def class_sizes(release: Path, view: dict[str, Any]) -> dict[str, int]:
     return {person: counts[tuple(parts)] for person, parts in signature.items()}
 
 
-def score(release: Path, rules: Path) -> dict[str, dict[str, float]]:
+def score(release: Path, rules: Path, whole_lists: bool = False) -> dict[str, dict[str, float]]:
+    """Per view, its figures; with `whole_lists`, only the items views, each counted as the set of a
+    person's rows (an attacker who sees the whole list at once)."""
     default_k, views = load_views(rules)
     scored = {}
     for name, view in views.items():
+        if whole_lists and view["kind"] != "items":
+            continue
         k = int(view.get("k") or default_k)
-        sizes = list(class_sizes(release, view).values())
+        counted = {**view, "kind": "set"} if whole_lists else view
+        sizes = list(class_sizes(release, counted).values())
         count = max(len(sizes), 1)
         scored[name] = {
             "persons": len(sizes),
@@ -91,8 +96,11 @@ def main(argv: list[str] | None = None) -> int:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     options.add_argument("release", type=Path)
     options.add_argument("--rules", type=Path, default=Path(__file__).resolve().parent.parent / "rules")
+    options.add_argument(
+        "--whole-lists", action="store_true", help="the items views, each list counted as one set"
+    )
     args = options.parse_args(argv)
-    json.dump(score(args.release, args.rules), sys.stdout, indent=1)
+    json.dump(score(args.release, args.rules, args.whole_lists), sys.stdout, indent=1)
     print()
     return 0
 

@@ -140,3 +140,24 @@ def test_local_recoding_keeps_k_and_never_shows_less_than_global(
 
 def test_the_shipped_rules_recode_locally() -> None:
     assert load_risk_rules(REPO_RULES).recoding == "local"
+
+
+# Either column alone puts everyone in a class of 3; both together leave classes of 1 and 2: one must go.
+EITHER = [("Acme", "Peru"), ("Acme", "Peru"), ("Acme", "Chile"), ("Blue", "Chile"), ("Blue", "Chile"),
+          ("Blue", "Peru")]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("worth", "kept"),
+    [({"profiles.employer": 3.0}, "employer"), ({"profiles.country": 3.0}, "country")],
+)
+def test_the_column_worth_least_gives_way(worth: dict[str, float], kept: str) -> None:
+    rules = risk_rules(NETWORK, k=3, max_suppressed=0.0).model_copy(
+        update={"recoding": "global", "worth": worth}
+    )
+    tables = _profiles(EITHER)
+    plan = plan_risk(tables, rules)
+    profiles = _released(tables, plan, "profiles")
+    gone = ({"employer", "country"} - {kept}).pop()
+    assert profiles[kept].null_count() == 0
+    assert profiles[gone].null_count() == profiles.height

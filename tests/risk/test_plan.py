@@ -112,9 +112,12 @@ def test_the_job_reports_what_the_independent_scorer_counts(tmp_path: Path) -> N
     report = json.loads((out / "report.json").read_text())
     assert report["anonymized"] is True
     scored = kanon.score(out, REPO_RULES)
+    whole = kanon.score(out, REPO_RULES, whole_lists=True)
     for name, figures in report["risk"]["views"].items():
         assert figures["after"] == scored[name], name
         assert scored[name]["below_target"] == 0.0
+        assert figures.get("whole_list") == whole.get(name), name
+    assert whole  # the shipped rules guard some lists item by item, and the report says what that leaves
     assert report["risk"]["suppressed"] <= report["risk"]["budget"]
 
 

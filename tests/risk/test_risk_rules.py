@@ -54,6 +54,8 @@ def _set(path: str, value: Any) -> Any:
         (_set("views/awards/columns", []), "views.awards.columns", "at least 1"),
         (_set("views/awards/kind", "bag"), "views.awards.kind", "record"),
         (_set("views", {}), "views", "at least 1"),
+        (_set("worth", {"profiles.summary": 2}), "worth.profiles.summary", "not a column of any view"),
+        (_set("worth", {"profiles.employer": 0}), "worth.profiles.employer", "greater than 0"),
         (
             _set("ladders/profiles.summary", ["frequent"]),
             "ladders.profiles.summary",

@@ -42,6 +42,9 @@ class ViewRisk:
     before: Exposure
     after: Exposure
     rows_withheld: int = 0
+    whole_list: Exposure | None = None
+    """An items view: its risk after the pass for an attacker who sees the person's whole list at once
+    (as a set view would count it), which the items view does not guard: the residual risk it leaves."""
 
 
 @dataclass(frozen=True)
@@ -143,6 +146,7 @@ class RiskPlan:
                     "after": vars(risk.after),
                     "rows_withheld": risk.rows_withheld,
                 }
+                | ({"whole_list": vars(risk.whole_list)} if risk.whole_list is not None else {})
                 for name, risk in self.views.items()
             },
             "phrases": self.phrases,
@@ -197,6 +201,7 @@ def plan_risk(
             before[name],
             search.exposure(name, applied, final),
             final.withheld[view.table].len() if view.kind != "record" else 0,
+            search.exposure(name, applied, final, as_set=True) if view.kind == "items" else None,
         )
         for name, view in rules.views.items()
     }

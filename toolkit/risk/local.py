@@ -132,8 +132,10 @@ class _Splitter:
             finer_together = self._shared(values, blocked)
             if finer_together is None:
                 continue
-            gain = int(finer_together.sum()) * (
-                self.search.loss(column, level) - self.search.loss(column, level - 1)
+            gain = (
+                int(finer_together.sum())
+                * self.search.rules.weight(column)
+                * (self.search.loss(column, level) - self.search.loss(column, level - 1))
             )
             if best is None or gain > best[0]:
                 best = (gain, index, finer_together, values)

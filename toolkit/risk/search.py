@@ -46,9 +46,14 @@ class Search:
         self._losses: dict[tuple[str, int], float] = {}
         self._codes: dict[tuple[str, int], pl.Series] = {}
 
-    def exposure(self, name: str, levels: Mapping[str, int], population: Population) -> Exposure:
+    def exposure(
+        self, name: str, levels: Mapping[str, int], population: Population, as_set: bool = False
+    ) -> Exposure:
+        """View `name`'s risk; `as_set`: counted as a set view of the same columns (an items view's list
+        seen whole)."""
         view = self.rules.views[name]
-        return Exposure.of(class_sizes(view, self.ladders, levels, population), self.rules.target(view))
+        counted = view.model_copy(update={"kind": "set", "m": 1}) if as_set else view
+        return Exposure.of(class_sizes(counted, self.ladders, levels, population), self.rules.target(view))
 
     def _assess(self, name: str, levels: Mapping[str, int]) -> tuple[int, float]:
         """Everyone alive: (how many persons are below target, the share of rows withheld: in rare items or
@@ -128,9 +133,10 @@ class Search:
         return 1 - math.log(max(self.ladders.codes(column, level).n_unique(), 1)) / math.log(released)
 
     def _solve(self, name: str, floor: Mapping[str, int]) -> dict[str, int]:
-        """The view's levels of least loss (mean loss of its columns, plus the share of persons it would
-        suppress) that fit the budget, by branch and bound over its lattice of levels: nodes in order of
-        generalization loss, none that a node within budget and without suppression already covers."""
+        """The view's levels of least loss (mean loss of its columns weighted by their worth, plus the share
+        of persons it would suppress) that fit the budget, by branch and bound over its lattice of levels:
+        nodes in order of generalization loss, none that a node within budget and without suppression
+        already covers."""
         view = self.rules.views[name]
         columns = view.columns
         limit = view.max_withheld if view.max_withheld is not None else self.rules.max_withheld_items
@@ -164,7 +170,10 @@ class Search:
         return dict(zip(columns, chosen, strict=True))
 
     def _node_loss(self, columns: Sequence[str], node: Sequence[int]) -> float:
-        return sum(self.loss(c, level) for c, level in zip(columns, node, strict=True)) / len(columns)
+        """The mean loss of the columns at `node`, each weighted by what it is worth (`worth`)."""
+        weights = [self.rules.weight(column) for column in columns]
+        losses = [self.loss(column, level) for column, level in zip(columns, node, strict=True)]
+        return sum(weight * loss for weight, loss in zip(weights, losses, strict=True)) / sum(weights)
 
     def withhold(self, levels: Mapping[str, int]) -> Population:
         """Rare items withheld and persons below target suppressed, until every view meets its target

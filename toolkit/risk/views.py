@@ -256,9 +256,9 @@ def withheld_sets(
     return gone.sort(), below
 
 
-def _thin_sets(owner: NDArray[np.intp], item: NDArray[np.uint64], persons: int, k: int) -> tuple[
-    NDArray[np.bool_], int
-]:
+def _thin_sets(
+    owner: NDArray[np.intp], item: NDArray[np.uint64], persons: int, k: int
+) -> tuple[NDArray[np.bool_], int]:
     """Over distinct (person, item) pairs given as `owner` (a person's position, 0..persons-1) and `item`
     (a hash), which pairs to drop (see `withheld_sets`) and how many persons stay below `k`. A set is
     keyed by the exclusive or of its items' hashes, so the set less one item is a key away."""

@@ -456,22 +456,22 @@ def _views(views: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
             "prosecutor_risk": float(figures["prosecutor_risk"]),
         }
 
-    return [
-        {
+    found = []
+    for name, view in views.items():
+        columns = [str(column) for column in view.get("columns", [])]
+        m = int(view.get("m", 1))
+        found.append({
             "name": str(name),
             "k": int(view["k"]),
             "before": exposure(view["before"]),
             "after": exposure(view["after"]),
             "rows_withheld": int(view.get("rows_withheld", 0)),
-            "m": int(view.get("m", 1)),
-            "columns": [str(column) for column in view.get("columns", [])],
-            "sees": _view_sees(
-                str(view.get("kind", "record")), int(view.get("m", 1)), list(view.get("columns", []))
-            ),
+            "m": m,
+            "columns": columns,
+            "sees": _view_sees(str(view.get("kind", "record")), m, columns),
             "whole_list": exposure(view["whole_list"]) if "whole_list" in view else None,
-        }
-        for name, view in views.items()
-    ]
+        })  # fmt: skip
+    return found
 
 
 def _view_sees(kind: str, m: int, columns: Sequence[str]) -> str:

@@ -7,12 +7,13 @@ persons, never rows.
 
 Global recoding: one level per column, the same for every row. Each view's levels are chosen by branch
 and bound over the lattice of its columns' levels: the node of least loss (the mean information its
-columns lose, plus the share of persons it leaves below target) among those whose persons below target fit
-the suppression budget and, for items, set and sequence views, whose rows withheld stay within
-`max_withheld_items`. Views are solved in turn; a column two views read keeps the coarser level.
-Then what is still below target is withheld: rare items, the fewest items of rare sets and rare
-sequences lose their rows (the person stays), and persons still below target in a record or set view are
-suppressed, until every view meets its target. A release whose suppressions exceed the budget is not written.
+columns lose, each weighted by its `worth`, plus the share of persons it leaves below target) among those
+whose persons below target fit the suppression budget and, for items, set and sequence views, whose rows
+withheld stay within `max_withheld_items`. Views are solved in turn; a column two views read keeps the
+coarser level. Then what is still below target is withheld: rare items, the fewest items of rare sets and
+rare sequences lose their rows (the person stays), and persons still below target in a record or set view
+are suppressed, until every view meets its target. A release whose suppressions exceed the budget is not
+written.
 
 Local recoding (`recoding: local`, the default) then refines record, set and sequence views where global
 recoding was too coarse: each class is split into groups of at least k persons released at finer levels

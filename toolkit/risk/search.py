@@ -24,7 +24,7 @@ from toolkit.risk.views import (
     withheld_sequences,
     withheld_sets,
 )
-from toolkit.rules import RiskRules
+from toolkit.rules import RiskRules, View
 
 _NO_ROW = np.iinfo(np.uint32).max
 """A person's code for a column of a table in which they have no row (codes are dense ranks from 1)."""
@@ -52,7 +52,7 @@ class Search:
         """View `name`'s risk; `as_set`: counted as a set view of the same columns (an items view's list
         seen whole)."""
         view = self.rules.views[name]
-        counted = view.model_copy(update={"kind": "set", "m": 1}) if as_set else view
+        counted = View(kind="set", columns=view.columns, k=view.k) if as_set else view
         return Exposure.of(class_sizes(counted, self.ladders, levels, population), self.rules.target(view))
 
     def _assess(self, name: str, levels: Mapping[str, int]) -> tuple[int, float]:

@@ -67,13 +67,14 @@ def test_items_with_m_2_need_every_pair_shared() -> None:
     assert _sizes(view, tables) == {"A": 2, "B": 2, "C": 1, "D": 1}
 
 
-@pytest.mark.parametrize(("dense_up_to", "chunk"), [(2_048, 5_000), (0, 5_000), (2_048, 7), (0, 7)])
+@pytest.mark.parametrize(("table", "chunk"), [(4_096, 5_000), (1, 5_000), (4_096, 7), (20, 7)])
 def test_item_sizes_with_m_2_match_a_count_of_every_pair(
-    monkeypatch: pytest.MonkeyPatch, dense_up_to: int, chunk: int
+    monkeypatch: pytest.MonkeyPatch, table: int, chunk: int
 ) -> None:
-    """Pairs counted as a table of every possible pair or as sorted distinct pairs, all persons at once or
-    a few at a time: each row's size is what counting persons item by item and pair by pair gives."""
-    monkeypatch.setattr(views, "_DENSE_PAIRS", dense_up_to)
+    """Pairs counted in a table of every possible pair or one block of first items at a time, all persons
+    at once or a few at a time: each row's size is what counting persons item by item and pair by pair
+    gives."""
+    monkeypatch.setattr(views, "_PAIR_TABLE", table)
     monkeypatch.setattr(views, "_PAIR_CHUNK", chunk)
     view = View(kind="items", m=2, columns=("skills.skill",))
     persons = [f"p{n:02d}" for n in range(30)]

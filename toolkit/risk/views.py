@@ -29,10 +29,11 @@ from toolkit.rules import View
 
 SIZE = "size"
 SINGLE = "single"
-_PAIR_CHUNK = 5_000
-"""Persons whose item pairs are counted at once (m = 2): bounds the pairs held in memory."""
-_DENSE_PAIRS = 2_048
-"""Up to this many distinct items, pair counts are a table of every possible pair (at most 32 MiB)."""
+_PAIR_CHUNK = 2_000
+"""Persons whose item pairs are made at once (m = 2): bounds the pairs held in memory (about 500,000 for
+persons of 23 items)."""
+_PAIR_TABLE = 2_048 * 2_048
+"""Cells of the table that counts pairs of items (32 MiB): up to 2,048 distinct items, every pair at once."""
 _ONE_AT_A_TIME = 25
 """Rounds in which each person loses only one item of their rarest pair, before all items in rare pairs go."""
 
@@ -127,76 +128,92 @@ def item_support(
     view: View, ladders: Ladders, levels: Mapping[str, int], population: Population, k: int | None = None
 ) -> pl.DataFrame:
     """(`row`, `person`, `item`, `single`, `size`) for every released row of an items view's table: the
-    persons sharing the row's item (`single`) and the fewest sharing it, or (m = 2) it together with
-    another item of the same person (`size`). With `k`, pairs are made only of items that k persons share
-    (a pair with a rarer item is rarer still, and that item goes anyway): the support once rare items go."""
-    coded = _coded(ladders, levels, population, view.table, list(view.columns))
-    rows = coded.select(ROW, PERSON, pl.struct(pl.exclude(PERSON, ROW)).hash().alias("item"))
-    items = rows.unique([PERSON, "item"]).select(PERSON, "item")
-    singles = items.with_columns(pl.len().over("item").cast(pl.UInt32).alias(SINGLE))
-    support = singles.with_columns(pl.col(SINGLE).alias(SIZE))
+    row's item (a dense code of its values), the persons sharing it (`single`) and the fewest sharing it, or
+    (m = 2) it together with another item of the same person (`size`). With `k`, pairs are made only of
+    items that k persons share (a pair with a rarer item is rarer still, and that item goes anyway): the
+    support once rare items go. Computed on arrays of codes: at 200,000 persons the terms view has about
+    4.5 million rows, and frames of hashed structs joined back and forth held ten times their size."""
+    mask = population.rows(ladders, view.table)
+    frame = ladders.frames[view.table].filter(mask)
+    row = frame.get_column(ROW).to_numpy()
+    person = frame.get_column(PERSON).to_numpy()
+    item, width = _item_codes([ladders.codes(column, levels[column]).filter(mask) for column in view.columns])
+    key = person.astype(np.int64) * width + item  # each row's (person, item)
+    order = np.argsort(key)  # not np.unique: in numpy 2 it hashes, five times slower than a sort here
+    ordered = key[order]
+    first = np.r_[True, ordered[1:] != ordered[:-1]] if key.size else np.ones(0, dtype=np.bool_)
+    distinct = ordered[first]  # sorted by person, then item
+    at = np.empty(key.size, dtype=np.uint32)  # each row's place among the distinct pairs
+    at[order] = np.cumsum(first, dtype=np.uint32) - 1
+    del key, order, ordered, first
+    owner, held = (distinct // width).astype(np.uint32), distinct % width
+    single = np.bincount(held, minlength=width)[held]
+    size = single.copy()
     if view.m == 2:
-        paired = singles if k is None else singles.filter(pl.col(SINGLE) >= k)
-        pairs = _pair_support(paired.select(PERSON, "item"))
-        support = (
-            support.join(pairs, on=[PERSON, "item"], how="left", suffix="_pair")
-            .with_columns(pl.min_horizontal(SIZE, f"{SIZE}_pair").alias(SIZE))
-            .drop(f"{SIZE}_pair")
-        )
-    return rows.join(support, on=[PERSON, "item"], how="left").select(ROW, PERSON, "item", SINGLE, SIZE)
+        paired = single >= k if k is not None else np.ones(held.size, dtype=np.bool_)
+        fewest = _pair_minimum(owner[paired], held[paired], width)
+        size[paired] = np.minimum(size[paired], fewest)
+    return pl.DataFrame({
+        ROW: row,
+        PERSON: person,
+        "item": pl.Series(item, dtype=pl.UInt32),
+        SINGLE: pl.Series(single[at], dtype=pl.UInt32),
+        SIZE: pl.Series(size[at], dtype=pl.UInt32),
+    })  # fmt: skip
 
 
-def _pair_support(items: pl.DataFrame) -> pl.DataFrame:
-    """(`person`, `item`, `size`): per item of a person, the fewest persons sharing it with another of
-    the person's items (null for a person's only item). Items become dense codes and each pair one
-    integer, so a pair is index arithmetic, not a join: pairs are counted a chunk of persons at a time
-    (memory holds one chunk's pairs and the distinct pairs' counts), then looked up the same way."""
-    ordered = items.select(PERSON, "item").sort(PERSON, "item")
-    if ordered.is_empty():
-        return ordered.with_columns(pl.lit(None, dtype=pl.UInt32).alias(SIZE))
-    persons = ordered.get_column(PERSON).to_numpy()
-    codes = ordered.get_column("item").rank("dense").cast(pl.Int64).to_numpy() - 1
-    width = int(codes.max()) + 1
+def _item_codes(columns: list[pl.Series]) -> tuple[NDArray[np.int64], int]:
+    """One code per row for the values of `columns` together (a null is a value), and a bound on the codes:
+    a column's codes are dense ranks from 1 (0: null); several columns' codes are made dense again."""
+    code = np.zeros(columns[0].len() if columns else 0, dtype=np.int64)
+    for column in columns:
+        values = column.fill_null(0).cast(pl.Int64).to_numpy()
+        code = code * (int(values.max(initial=0)) + 1) + values
+    if len(columns) > 1:
+        _, code = np.unique(code, return_inverse=True)  # dense: pair codes stay small
+    return code, int(code.max(initial=-1)) + 1
+
+
+def _pair_minimum(persons: NDArray[np.uint32], codes: NDArray[np.int64], width: int) -> NDArray[np.int64]:
+    """Over distinct (person, item) pairs sorted by person then item (`codes` dense, below `width`), per
+    pair the fewest persons holding its item together with another of the person's items (the largest
+    int64 for a person's only item). Each pair of items is one integer, so counting is `bincount`, not a
+    join; pairs are made a chunk of persons at a time, and counted in a table of `_PAIR_TABLE` cells at
+    most: where every pair does not fit, one block of first items at a time (memory stays flat)."""
+    fewest = np.full(persons.size, np.iinfo(np.int64).max, dtype=np.int64)
+    if persons.size == 0:
+        return fewest
     starts = np.flatnonzero(np.r_[True, persons[1:] != persons[:-1]])
-    cuts = [*starts[::_PAIR_CHUNK].tolist(), persons.size]
-    spans = list(pairwise(cuts))
+    spans = list(pairwise([*starts[::_PAIR_CHUNK].tolist(), persons.size]))
 
-    def pairs(low: int, high: int) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-        """Row numbers (first, second) of every pair of one person's items in rows low..high, and the
-        pair's code (codes are sorted within a person, so first's code is the smaller)."""
+    def pairs(low: int, high: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """Positions (first, second) of every pair of one person's items among rows low..high (codes are
+        sorted within a person, so first's code is the smaller)."""
         owner = persons[low:high]
         ends = np.r_[np.flatnonzero(owner[1:] != owner[:-1]) + 1, owner.size]
         row = np.arange(owner.size)
         partners = np.repeat(ends, np.diff(np.r_[0, ends])) - row - 1
         first = np.repeat(row, partners)
         offsets = np.arange(first.size) - np.repeat(np.cumsum(partners) - partners, partners)
-        second = first + 1 + offsets
-        chunk = codes[low:high]
-        return first + low, second + low, chunk[first] * width + chunk[second]
+        return first + low, first + 1 + offsets + low
 
-    if width <= _DENSE_PAIRS:  # a table of every possible pair's count: a lookup is one index
-        totals = sum((np.bincount(pairs(low, high)[2], minlength=width * width) for low, high in spans),
-                     start=np.zeros(width * width, dtype=np.int64))  # fmt: skip
-
-        def count(pair: NDArray[np.int64]) -> NDArray[np.int64]:
-            return totals[pair]
-    else:  # the distinct pairs, sorted, and their counts
-        counted = [np.unique(pairs(low, high)[2], return_counts=True) for low, high in spans]
-        keys, inverse = np.unique(np.concatenate([pair for pair, _ in counted]), return_inverse=True)
-        found = np.bincount(inverse, weights=np.concatenate([n for _, n in counted])).astype(np.int64)
-
-        def count(pair: NDArray[np.int64]) -> NDArray[np.int64]:
-            return found[np.searchsorted(keys, pair)]
-
-    fewest = np.full(persons.size, np.iinfo(np.int64).max, dtype=np.int64)
-    for low, high in spans:
-        first, second, pair = pairs(low, high)
-        sizes = count(pair)
-        np.minimum.at(fewest, first, sizes)
-        np.minimum.at(fewest, second, sizes)
-    paired = pl.Series(SIZE, fewest)
-    unpaired = paired == np.iinfo(np.int64).max
-    return ordered.with_columns(pl.when(unpaired).then(None).otherwise(paired).cast(pl.UInt32).alias(SIZE))
+    block = max(1, _PAIR_TABLE // width)
+    for low_code in range(0, width, block):
+        high_code = min(low_code + block, width)
+        counts = np.zeros((high_code - low_code) * width, dtype=np.int64)
+        for low, high in spans:
+            first, second = pairs(low, high)
+            inside = (codes[first] >= low_code) & (codes[first] < high_code)
+            cell = (codes[first[inside]] - low_code) * width + codes[second[inside]]
+            counts += np.bincount(cell, minlength=counts.size)
+        for low, high in spans:
+            first, second = pairs(low, high)
+            inside = (codes[first] >= low_code) & (codes[first] < high_code)
+            first, second = first[inside], second[inside]
+            sizes = counts[(codes[first] - low_code) * width + codes[second]]
+            np.minimum.at(fewest, first, sizes)
+            np.minimum.at(fewest, second, sizes)
+    return fewest
 
 
 def withheld_items(

@@ -11,7 +11,14 @@ import pytest
 from tests.risk.helpers import release, risk_rules
 from toolkit.risk import plan_risk, views
 from toolkit.risk.ladders import Classifier, Ladders, person_frames
-from toolkit.risk.views import Population, class_sizes, item_support, withheld_items, withheld_sets
+from toolkit.risk.views import (
+    Population,
+    class_sizes,
+    item_support,
+    thinned_sets,
+    withheld_items,
+    withheld_sets,
+)
 from toolkit.rules import Classification, RiskRules, Step, View, load_risk_rules
 
 
@@ -208,6 +215,34 @@ def test_withheld_sets_leave_every_set_shared_by_k_or_empty(seed: int) -> None:
         if Counter(before.values())[before[person]] >= 3:
             assert left[person] == before[person]
     assert below == (shared[frozenset()] if shared[frozenset()] < 3 else 0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_bound_on_withheld_rows_gives_up_only_where_more_would_go(seed: int) -> None:
+    """`thinned_sets` with `at_most` returns what `withheld_sets` returns, or None only where more than
+    `at_most` rows go in the end: the search may skip such a node without changing its choice."""
+    persons = [f"p{n:02d}" for n in range(60)]
+    picks = pl.Series(range(60 * 5)).shuffle(seed=seed).to_list()
+    rows = [{"profile_id": person, "repository": "abcdefg"[picks[5 * n + j] % 7]}
+            for n, person in enumerate(persons) for j in range(n % 4)]  # fmt: skip
+    view = View(kind="set", columns=("contributions.repository",))
+    tables = release(persons, contributions=rows)
+    rules = risk_rules({"v": view})
+    ids = tables["profiles"].collect().get_column("profile_id").sort()
+    ladders = Ladders(rules, person_frames(tables, rules, ids.to_frame().with_row_index("person")), ids)
+    whole = Population(pl.Series("person", range(ids.len()), dtype=pl.UInt32), {})
+    levels = dict.fromkeys(rules.ladders, 0)
+    gone, below = withheld_sets(view, ladders, levels, whole, 3)
+    outcomes = set()
+    for at_most in range(len(rows) + 1):
+        bounded = thinned_sets(view, ladders, levels, whole, 3, at_most)
+        outcomes.add(bounded is None)
+        if bounded is None:
+            assert gone.len() > at_most
+        else:
+            assert bounded[0].equals(gone)
+            assert bounded[1] == below
+    assert outcomes == {True, False}
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,7 @@ from toolkit.risk.views import (
     item_support,
     same_keys,
     table_keys,
+    thinned_sets,
     withheld_items,
     withheld_sequences,
     withheld_sets,
@@ -55,20 +56,25 @@ class Search:
         counted = View(kind="set", columns=view.columns, k=view.k) if as_set else view
         return Exposure.of(class_sizes(counted, self.ladders, levels, population), self.rules.target(view))
 
-    def _assess(self, name: str, levels: Mapping[str, int]) -> tuple[int, float]:
+    def _assess(self, name: str, levels: Mapping[str, int], room: float = 1.0) -> tuple[int, float] | None:
         """Everyone alive: (how many persons are below target, the share of rows withheld: in rare items or
-        rare sequences, or those a set view withholds) of view `name`."""
+        rare sequences, or those a set view withholds) of view `name`; None where a set view would surely
+        withhold a larger share than `room` (not worth thinning its sets to the end)."""
         view = self.rules.views[name]
         key = (name, tuple(levels[column] for column in view.columns))
+        if key not in self._cache and view.kind == "set":
+            height = max(self.ladders.frames[view.table].height, 1)
+            at_most = math.floor(room * height)
+            thinned = thinned_sets(view, self.ladders, levels, self.whole, self.rules.target(view), at_most)
+            if thinned is None:
+                return None
+            self._cache[key] = (thinned[1], thinned[0].len() / height)
         if key not in self._cache:
             k = self.rules.target(view)
             if view.kind == "items":
                 support = item_support(view, self.ladders, levels, self.whole, k)
                 rare = support.filter(pl.col(SIZE) < k).height / max(support.height, 1)
                 self._cache[key] = (0, rare)
-            elif view.kind == "set":
-                gone, below = withheld_sets(view, self.ladders, levels, self.whole, k)
-                self._cache[key] = (below, gone.len() / max(self.ladders.frames[view.table].height, 1))
             elif view.kind == "sequence":
                 sequences = [self._table_keys(name, view.table, list(view.columns), levels)]
                 persons = self.everyone.filter(same_keys(sequences) < k)
@@ -158,7 +164,11 @@ class Search:
             if any(all(a >= b for a, b in zip(node, done, strict=True)) for done in clean):
                 continue
             levels = {**floor, **dict(zip(columns, node, strict=True))}
-            persons, share = self._assess(name, levels)
+            room = limit if best is None else min(limit, best[0] - generalization)
+            assessed = self._assess(name, levels, room)
+            if assessed is None:
+                continue
+            persons, share = assessed
             if persons > self.budget or share > limit:
                 continue
             total = generalization + persons / max(self.everyone.len(), 1) + share

@@ -138,14 +138,7 @@ def item_support(
     row = frame.get_column(ROW).to_numpy()
     person = frame.get_column(PERSON).to_numpy()
     item, width = _item_codes([ladders.codes(column, levels[column]).filter(mask) for column in view.columns])
-    key = person.astype(np.int64) * width + item  # each row's (person, item)
-    order = np.argsort(key)  # not np.unique: in numpy 2 it hashes, five times slower than a sort here
-    ordered = key[order]
-    first = np.r_[True, ordered[1:] != ordered[:-1]] if key.size else np.ones(0, dtype=np.bool_)
-    distinct = ordered[first]  # sorted by person, then item
-    at = np.empty(key.size, dtype=np.uint32)  # each row's place among the distinct pairs
-    at[order] = np.cumsum(first, dtype=np.uint32) - 1
-    del key, order, ordered, first
+    distinct, at = _distinct_pairs(person, item, width)
     owner, held = (distinct // width).astype(np.uint32), distinct % width
     single = np.bincount(held, minlength=width)[held]
     size = single.copy()
@@ -164,14 +157,38 @@ def item_support(
 
 def _item_codes(columns: list[pl.Series]) -> tuple[NDArray[np.int64], int]:
     """One code per row for the values of `columns` together (a null is a value), and a bound on the codes:
-    a column's codes are dense ranks from 1 (0: null); several columns' codes are made dense again."""
-    code = np.zeros(columns[0].len() if columns else 0, dtype=np.int64)
+    a column's codes are dense ranks from 1 (0: null); several columns' codes are made dense again (once,
+    or before a product of codes could pass 2^62)."""
+    code, width = np.zeros(columns[0].len() if columns else 0, dtype=np.int64), 1
     for column in columns:
         values = column.fill_null(0).cast(pl.Int64).to_numpy()
-        code = code * (int(values.max(initial=0)) + 1) + values
-    if len(columns) > 1:
-        _, code = np.unique(code, return_inverse=True)  # dense: pair codes stay small
-    return code, int(code.max(initial=-1)) + 1
+        span = int(values.max(initial=0)) + 1
+        if width * span > 2**62:
+            code, width = _dense(code)
+        code, width = code * span + values, width * span
+    return _dense(code) if len(columns) > 1 else (code, width)
+
+
+def _dense(code: NDArray[np.int64]) -> tuple[NDArray[np.int64], int]:
+    """`code` renumbered 0, 1, ... in the order of its values, and how many distinct values it has. By a
+    sort: `np.unique` hashes in numpy 2, several times slower on these arrays."""
+    order = np.argsort(code)
+    ordered = code[order]
+    first = np.r_[True, ordered[1:] != ordered[:-1]] if code.size else np.ones(0, dtype=np.bool_)
+    dense = np.empty(code.size, dtype=np.int64)
+    dense[order] = np.cumsum(first) - 1
+    return dense, int(first.sum())
+
+
+def _distinct_pairs(
+    person: NDArray[np.uint32], item: NDArray[np.int64], width: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """The distinct (person, item) of the rows, as `person * width + item` sorted (by person, then item),
+    and each row's place among them."""
+    at, count = _dense(person.astype(np.int64) * width + item)
+    distinct = np.empty(count, dtype=np.int64)
+    distinct[at] = person.astype(np.int64) * width + item
+    return distinct, at
 
 
 def _pair_minimum(persons: NDArray[np.uint32], codes: NDArray[np.int64], width: int) -> NDArray[np.int64]:
@@ -246,6 +263,19 @@ def withheld_items(
 def withheld_sets(
     view: View, ladders: Ladders, levels: Mapping[str, int], population: Population, k: int
 ) -> tuple[pl.Series, int]:
+    thinned = thinned_sets(view, ladders, levels, population, k)
+    assert thinned is not None, "no bound was given"
+    return thinned
+
+
+def thinned_sets(
+    view: View,
+    ladders: Ladders,
+    levels: Mapping[str, int],
+    population: Population,
+    k: int,
+    at_most: int | None = None,
+) -> tuple[pl.Series, int] | None:
     """The rows of a set view's table to withhold so that each person's set of items is shared by k
     persons, and how many persons are still below k after it (only persons left with no item can be: their
     class is everyone else without a row, and the caller suppresses them if it is too small).
@@ -255,43 +285,49 @@ def withheld_sets(
     class counted here. Persons whose set k persons share keep it whole (their class only grows as others
     join it). Each person of a rarer set loses one item a round: the item whose removal lands them in a
     set k persons already share, the largest such, else their item the fewest persons hold, until every
-    set left is shared or empty."""
+    set left is shared or empty. With `at_most`: None as soon as more rows than that would surely go (each
+    person of a rare set loses at least one row), for a search that has a better node already."""
     table = view.table
     gone = population.withheld.get(table, pl.Series(ROW, [], dtype=pl.UInt32))
     now = Population(population.alive, {**population.withheld, table: gone})
-    coded = _coded(ladders, levels, now, table, list(view.columns))
-    rows = coded.select(ROW, PERSON, pl.struct(pl.exclude(PERSON, ROW)).hash().alias("item"))
-    pairs = rows.select(PERSON, "item").unique().sort(PERSON, "item")
+    mask = now.rows(ladders, table)
+    frame = ladders.frames[table].filter(mask)
+    item, width = _item_codes([ladders.codes(column, levels[column]).filter(mask) for column in view.columns])
+    distinct, at = _distinct_pairs(frame.get_column(PERSON).to_numpy(), item, width)
     alive = population.alive.to_numpy()
-    owner = np.searchsorted(alive, pairs.get_column(PERSON).to_numpy())
-    item = pairs.get_column("item").to_numpy()
-    dropped, below = _thin_sets(owner, item, alive.size, k)
+    owner = np.searchsorted(alive, distinct // width)
+    thinned = _thin_sets(owner, distinct % width, width, alive.size, k, at_most)
+    if thinned is None:
+        return None
+    dropped, below = thinned
     if dropped.any():
-        lost = pairs.filter(pl.Series(dropped))
-        withheld = rows.join(lost, on=[PERSON, "item"], how="semi").get_column(ROW)
+        withheld = pl.Series(ROW, frame.get_column(ROW).to_numpy()[dropped[at]])
         gone = pl.concat([gone, withheld]).unique()
     return gone.sort(), below
 
 
 def _thin_sets(
-    owner: NDArray[np.intp], item: NDArray[np.uint64], persons: int, k: int
-) -> tuple[NDArray[np.bool_], int]:
-    """Over distinct (person, item) pairs given as `owner` (a person's position, 0..persons-1) and `item`
-    (a hash), which pairs to drop (see `withheld_sets`) and how many persons stay below `k`. A set is
-    keyed by the exclusive or of its items' hashes, so the set less one item is a key away."""
+    owner: NDArray[np.intp], item: NDArray[np.int64], width: int, persons: int, k: int, at_most: int | None
+) -> tuple[NDArray[np.bool_], int] | None:
+    """Over distinct (person, item) pairs given as `owner` (a person's position, 0..persons-1, sorted) and
+    `item` (a code below `width`), which pairs to drop (see `thinned_sets`) and how many persons stay below
+    `k`; None if the first round already drops more than `at_most` pairs.
+    A set is keyed by the exclusive or of its items' 64-bit mixes, so the set less one item is a key away."""
+    mixed = _mixed(item)
     key = np.zeros(persons, dtype=np.uint64)
-    np.bitwise_xor.at(key, owner, item)
+    np.bitwise_xor.at(key, owner, mixed)
     dropped = np.zeros(item.size, dtype=np.bool_)
     while True:
-        keys, counts = np.unique(key, return_counts=True)
+        keys, counts = _counted(key)
         rare = counts[np.searchsorted(keys, key)] < k
         chosen = ~dropped & rare[owner]
         if not chosen.any():
             return dropped, int(rare.sum())
         pair = np.flatnonzero(chosen)
-        holders, held = np.unique(item[~dropped], return_counts=True)
-        support = held[np.searchsorted(holders, item[pair])]
-        landing = key[owner[pair]] ^ item[pair]
+        if at_most is not None and not dropped.any() and 1 + np.count_nonzero(np.diff(owner[pair])) > at_most:
+            return None
+        support = np.bincount(item[~dropped], minlength=width)[item[pair]]
+        landing = key[owner[pair]] ^ mixed[pair]
         at = np.minimum(np.searchsorted(keys, landing), keys.size - 1)
         joined = np.where(keys[at] == landing, counts[at], 0)
         joined = np.where(joined >= k, joined, 0).astype(np.int64)
@@ -299,7 +335,23 @@ def _thin_sets(
         first = order[np.r_[True, owner[pair][order][1:] != owner[pair][order][:-1]]]
         lose = pair[first]
         dropped[lose] = True
-        key[owner[lose]] ^= item[lose]
+        key[owner[lose]] ^= mixed[lose]
+
+
+def _counted(values: NDArray[np.uint64]) -> tuple[NDArray[np.uint64], NDArray[np.int64]]:
+    """The distinct `values`, sorted, and how often each occurs (by a sort, like `_dense`)."""
+    ordered = np.sort(values)
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if values.size else np.zeros(0, np.intp)
+    return ordered[starts], np.diff(np.r_[starts, values.size])
+
+
+def _mixed(code: NDArray[np.int64]) -> NDArray[np.uint64]:
+    """A 64-bit mix of each code (splitmix64's finalizer): sets keyed by the exclusive or of their items'
+    mixes collide only by chance, about one pair of sets in 2^64."""
+    z = code.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
 
 
 def withheld_sequences(

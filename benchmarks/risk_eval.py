@@ -16,8 +16,12 @@ recoding only, and as shipped. Then, on the tables as written:
   with global recoding alone (a copy of rules/ with `recoding: global`) and with local recoding.
 
     python benchmarks/risk_eval.py [--docs 1000] [--seed 2026]
+    python benchmarks/risk_eval.py --population DIR [--truth FILE]   # a population written elsewhere
 
-Figures come from the project's own generator: say so wherever they are quoted.
+Figures come from the project's own generator unless `--population` names one written apart from the code
+(benchmarks/heldout_population/): say which wherever they are quoted. With `--population`, the planted
+rare phrases and direct identifiers come from the truth file (one JSON object a person: `rare_phrases`,
+and the identifiers under `full_name`, `emails`, `phones`, `handles` and `urls`).
 """
 
 from __future__ import annotations
@@ -76,11 +80,19 @@ def main(argv: list[str] | None = None) -> int:
         help="re-write about this share of the profiles as JSON Resume, GitHub API users and zipped "
         "LinkedIn exports (tools/profiles/structured.py)",
     )
+    options.add_argument("--population", type=Path, help="score this folder of profiles instead")
+    options.add_argument("--truth", type=Path, help="with --population: its truth file (JSON lines)")
     args = options.parse_args(argv)
-    docs = list(with_formats(generate(args.docs, args.seed, SCRAPE), args.structured, args.seed))
+    docs = (
+        []
+        if args.population
+        else list(with_formats(generate(args.docs, args.seed, SCRAPE), args.structured, args.seed))
+    )
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        write_documents(folder / "docs", iter(docs), None, False)
+        inputs = args.population or folder / "docs"
+        if not args.population:
+            write_documents(inputs, iter(docs), None, False)
         rules_off = folder / "rules-off"
         shutil.copytree(ROOT / "rules", rules_off)
         risk = rules_off / "risk.yaml"
@@ -93,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         runs = {}
         for label, rules in (("before", rules_off), ("global", rules_global), ("after", ROOT / "rules")):
-            code, seconds = _run(folder / "docs", folder / label, rules)
+            code, seconds = _run(inputs, folder / label, rules)
             if code not in (0, 1):
                 print(f"{label}: the job exited {code}; no release to score")
                 return 1
@@ -102,16 +114,22 @@ def main(argv: list[str] | None = None) -> int:
         whole = {label: kanon.score(release, ROOT / "rules", whole_lists=True)
                  for label, (release, _) in runs.items()}  # fmt: skip
         report = json.loads((runs["after"][0] / "report.json").read_text(encoding="utf-8"))
+        truth = _truth(args.truth) if args.truth else []
         phrases = [phrase for doc in docs for phrase in doc.rare_phrases]
+        phrases += [phrase for person in truth for phrase in _strings(person.get("rare_phrases"))]
         found = {label: rare_phrases_found(release, phrases) for label, (release, _) in runs.items()}
-        privacy = evaluate(runs["after"][0], docs)
+        privacy = evaluate(runs["after"][0], docs) if docs else None
+        identifiers = [value for person in truth for value in _identifiers(person)]
+        identifiers_found = rare_phrases_found(runs["after"][0], identifiers) if truth else []
         persons = pl.scan_parquet(runs["after"][0] / "profiles.parquet").select(pl.len()).collect().item()
         kept = {column: {label: _kept(release, column) for label, (release, _) in runs.items()}
                 for column in report["risk"]["columns"]}  # fmt: skip
         parsed = report["counts"]["profiles"]
-    print(
-        f"{args.docs} scrape-style documents (tools/profiles, seed {args.seed}): the project's own generator"
-    )
+    if args.population:
+        print(f"{args.population}: a population written apart from the code")
+    else:
+        print(f"{args.docs} scrape-style documents (tools/profiles, seed {args.seed}): the project's own "
+              "generator")  # fmt: skip
     header = f"{'view':<22}{'k':>3}  {'below k':>15}  {'unique':>15}  {'prosecutor risk':>17}"
     print(f"{header}  {'smallest':>10}  report")
     for view, after in scored["after"].items():
@@ -134,9 +152,14 @@ def main(argv: list[str] | None = None) -> int:
     examples = f" (e.g. {found['after'][:3]})" if found["after"] else ""
     print(f"rare phrases planted: {len(phrases)}; found before {len(found['before'])}, "
           f"after {len(found['after'])}{examples}")  # fmt: skip
-    print(f"direct identifiers surviving: {len(privacy.identifiers_surviving)} of {privacy.identifiers}; "
-          f"other people's names: {privacy.others_rate:.2%} left; technical words kept in free text: "
-          f"{privacy.technical_rate:.1%}")  # fmt: skip
+    if privacy is not None:
+        print(f"direct identifiers surviving: {len(privacy.identifiers_surviving)} of {privacy.identifiers}; "
+              f"other people's names: {privacy.others_rate:.2%} left; technical words kept in free text: "
+              f"{privacy.technical_rate:.1%}")  # fmt: skip
+    if truth:
+        examples = f" (e.g. {identifiers_found[:3]})" if identifiers_found else ""
+        print(f"planted identifiers of the truth file found in the release: {len(identifiers_found)} of "
+              f"{len(identifiers)}{examples}")  # fmt: skip
     print(f"persons released: {persons} of {parsed} ({persons / max(parsed, 1):.1%}); risk-suppressed "
           f"{report['risk']['suppressed']} (budget {report['risk']['budget']}); verification-suppressed "
           f"{report['verification']['persons_suppressed']}")  # fmt: skip
@@ -150,6 +173,24 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"{column:<32}{shown}  {report['risk']['columns'][column]['step']}")
     return 0
+
+
+def _truth(path: Path) -> list[dict[str, object]]:
+    with path.open(encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+_IDENTIFIERS = ("full_name", "emails", "phones", "handles", "urls")
+
+
+def _identifiers(person: dict[str, object]) -> list[str]:
+    """A truth line's planted direct identifiers (of four characters or more)."""
+    return [item for key in _IDENTIFIERS for item in _strings(person.get(key)) if len(item) >= 4]
+
+
+def _strings(value: object) -> list[str]:
+    items = value if isinstance(value, list) else [value]
+    return [item for item in items if isinstance(item, str)]
 
 
 def _kept(release: Path, column: str) -> tuple[int, int]:

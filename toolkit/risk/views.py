@@ -135,24 +135,32 @@ def item_support(
     4.5 million rows, and frames of hashed structs joined back and forth held ten times their size."""
     mask = population.rows(ladders, view.table)
     frame = ladders.frames[view.table].filter(mask)
-    row = frame.get_column(ROW).to_numpy()
     person = frame.get_column(PERSON).to_numpy()
     item, width = _item_codes([ladders.codes(column, levels[column]).filter(mask) for column in view.columns])
+    single, size = _supports(person, item, width, view.m, k)
+    return pl.DataFrame({
+        ROW: frame.get_column(ROW),
+        PERSON: person,
+        "item": pl.Series(item, dtype=pl.UInt32),
+        SINGLE: pl.Series(single, dtype=pl.UInt32),
+        SIZE: pl.Series(size, dtype=pl.UInt32),
+    })  # fmt: skip
+
+
+def _supports(
+    person: NDArray[np.uint32], item: NDArray[np.int64], width: int, m: int, k: int | None
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Per row, given by its person and its item's code (below `width`): `single` and `size` of
+    `item_support`."""
     distinct, at = _distinct_pairs(person, item, width)
     owner, held = (distinct // width).astype(np.uint32), distinct % width
     single = np.bincount(held, minlength=width)[held]
     size = single.copy()
-    if view.m == 2:
+    if m == 2:
         paired = single >= k if k is not None else np.ones(held.size, dtype=np.bool_)
         fewest = _pair_minimum(owner[paired], held[paired], width)
         size[paired] = np.minimum(size[paired], fewest)
-    return pl.DataFrame({
-        ROW: row,
-        PERSON: person,
-        "item": pl.Series(item, dtype=pl.UInt32),
-        SINGLE: pl.Series(single[at], dtype=pl.UInt32),
-        SIZE: pl.Series(size[at], dtype=pl.UInt32),
-    })  # fmt: skip
+    return single[at], size[at]
 
 
 def _item_codes(columns: list[pl.Series]) -> tuple[NDArray[np.int64], int]:
@@ -242,21 +250,25 @@ def withheld_items(
     past a few rounds, every item still in a rare pair."""
     table = view.table
     gone = population.withheld.get(table, pl.Series(ROW, [], dtype=pl.UInt32))
+    frame = ladders.frames[table]
+    row, person = frame.get_column(ROW).to_numpy(), frame.get_column(PERSON).to_numpy()
+    item, width = _item_codes([ladders.codes(column, levels[column]) for column in view.columns])
+    kept = np.flatnonzero(population.rows(ladders, table).to_numpy())  # the rows still released
     for round_number in range(10_000):
-        now = Population(population.alive, {**population.withheld, table: gone})
-        support = item_support(view, ladders, levels, now, k)
-        rare = support.filter(pl.col(SIZE) < k)
-        if rare.is_empty():
+        single, size = _supports(person[kept], item[kept], width, view.m, k)
+        rare = size < k
+        if not rare.any():
             return gone.sort()
-        if view.m == 1 or round_number >= _ONE_AT_A_TIME:
-            chosen = rare
-        else:
-            paired = rare.filter(pl.col(SINGLE) >= k)
-            first = paired.sort(SIZE, "item").group_by(PERSON).agg(pl.col("item").first())
-            chosen = pl.concat([
-                rare.filter(pl.col(SINGLE) < k), paired.join(first, on=[PERSON, "item"], how="semi")
-            ])  # fmt: skip
-        gone = pl.concat([gone, chosen.get_column(ROW)]).unique()
+        chosen = rare if view.m == 1 or round_number >= _ONE_AT_A_TIME else rare & (single < k)
+        if chosen is not rare:  # and of each person's rare pairs, their rarest one's first item
+            paired = np.flatnonzero(rare & (single >= k))
+            owners, items = person[kept[paired]], item[kept[paired]]
+            order = np.lexsort((items, size[paired], owners))
+            first = order[np.r_[True, owners[order][1:] != owners[order][:-1]]] if order.size else order
+            rarest = owners[first].astype(np.int64) * width + items[first]
+            chosen[paired] |= np.isin(owners.astype(np.int64) * width + items, rarest)
+        gone = pl.concat([gone, pl.Series(ROW, row[kept[chosen]])]).unique()
+        kept = kept[~chosen]
     raise AssertionError("withheld_items did not settle")  # every round withholds at least one row
 
 

@@ -104,15 +104,10 @@ class RiskPlan:
         if self.ladders is None:
             return rows
         gone = pl.Series("profile_id", sorted(self.suppressed), dtype=pl.String)
-        kept = rows.filter(~pl.col("profile_id").is_in(gone.implode()))
+        kept = rows.with_row_index(ROW).filter(~pl.col("profile_id").is_in(gone.implode()))
         withheld = self.withheld.get(table)
         if withheld is not None and withheld.len():
-            kept = (
-                rows.with_row_index(ROW)
-                .filter(~pl.col(ROW).is_in(withheld.implode()))
-                .drop(ROW)
-                .filter(~pl.col("profile_id").is_in(gone.implode()))
-            )
+            kept = kept.filter(~pl.col(ROW).is_in(withheld.implode()))
         ladders = self.ladders
         person = pl.col("profile_id").replace_strict(
             ladders.ids, pl.Series(range(ladders.ids.len()), dtype=pl.UInt32), default=None
@@ -122,8 +117,7 @@ class RiskPlan:
             for column, level in self.levels.items()
             if level and split_column(column)[0] == table
         ]
-        if coarsened:
-            kept = kept.with_columns(coarsened)
+        kept = kept.with_columns(coarsened).drop(ROW) if coarsened else kept.drop(ROW)
         if rewrite and self.rewriter is not None:
             schema = kept.collect_schema()
             texts = [self.rewriter.expr(name, schema[name]) for name in self.rewritten_columns(table)]

@@ -72,6 +72,7 @@ class Ladders:
         self.dtypes = {c: frames[split_column(c)[0]].schema[split_column(c)[1]] for c in rules.ladders}
         self.classifiers = {name: Classifier(c) for name, c in rules.classifications.items()}
         self._mappings: dict[tuple[str, int], tuple[pl.Series, pl.Series]] = {}
+        self._by_row: dict[tuple[str, int], tuple[pl.Series, pl.Series]] = {}
         self._frequent: dict[tuple[str, int], pl.Series] = {}
         self._codes: dict[tuple[str, int], pl.Series] = {}
         self._single: dict[str, bool] = {}
@@ -106,8 +107,10 @@ class Ladders:
         return self.rules.ladders[column][level - 1].label
 
     def expr(self, column: str, level: int, person: pl.Expr | None = None) -> pl.Expr:
-        """`column` (its bare name) at `level`, computed from the released value; at `LOCAL`, at the level of
-        the row's person, whose number is `person` (default: the frames' `person` column)."""
+        """`column` (its bare name) at `level`, computed from the released value (a step that classifies
+        another column: from that column as these frames hold it, looked up by the row's `row` number, since
+        the text pass may rewrite it later); at `LOCAL`, at the level of the row's person, whose number is
+        `person` (default: the frames' `person` column)."""
         name = split_column(column)[1]
         value = pl.col(name)
         if level == LOCAL:
@@ -130,9 +133,11 @@ class Ladders:
             return band(value, step.band).alias(name)
         if step.span is not None:
             return year_span(value, step.span, self.dtypes[column]).alias(name)
+        if step.of not in ("value", "previous"):
+            rows, labels = self._row_labels(column, level)
+            return pl.col(ROW).replace_strict(rows, labels, default=None, return_dtype=pl.String).alias(name)
         values, labels = self._mapping(column, level)
-        classified = value if step.of in ("value", "previous") else self._source(step.of)
-        return classified.replace_strict(values, labels, default=None, return_dtype=pl.String).alias(name)
+        return value.replace_strict(values, labels, default=None, return_dtype=pl.String).alias(name)
 
     def codes(self, column: str, level: int) -> pl.Series:
         """`column` at `level` as dense integer codes, one per row of its table (nulls stay null)."""
@@ -155,6 +160,21 @@ class Ladders:
             .agg(pl.col(PERSON).n_unique().alias("persons"))
         )
         return counted.filter(pl.col("persons") >= k).get_column(name).sort()
+
+    def _row_labels(self, column: str, level: int) -> tuple[pl.Series, pl.Series]:
+        """A classify step `of` another column: the `row` numbers of `column`'s table and each row's label,
+        from the other column as the frames hold it."""
+        key = (column, level)
+        if key not in self._by_row:
+            table = split_column(column)[0]
+            step = self.rules.ladders[column][level - 1]
+            values, labels = self._mapping(column, level)
+            frame = self.frames[table]
+            labelled = frame.select(
+                self._source(step.of).replace_strict(values, labels, default=None, return_dtype=pl.String)
+            )
+            self._by_row[key] = (frame.get_column(ROW), labelled.to_series())
+        return self._by_row[key]
 
     def _source(self, column: str) -> pl.Expr:
         """Another column of the row, as the text a classify step `of` it reads (a list: its items joined)."""

@@ -143,18 +143,26 @@ def test_a_set_view_compares_a_persons_whole_list() -> None:
     assert _sizes(view, tables) == {"A": 2, "B": 2, "C": 1, "D": 2, "E": 2}
 
 
-def _sets_left(
-    persons: Sequence[str], rows: list[dict[str, str]], k: int
-) -> tuple[dict[str, frozenset[str]], int]:
-    """Each person's set of repositories once `withheld_sets` has withheld its rows, and the persons it
-    says are still below k."""
+def _repositories_as_sets(
+    persons: Sequence[str], rows: list[dict[str, str]]
+) -> tuple[View, Ladders, Population]:
+    """A set view of contributions' repositories, the ladders over `rows`, and everyone alive."""
     view = View(kind="set", columns=("contributions.repository",))
     tables = release(persons, contributions=rows)
     rules = risk_rules({"v": view})
     ids = tables["profiles"].collect().get_column("profile_id").sort()
     ladders = Ladders(rules, person_frames(tables, rules, ids.to_frame().with_row_index("person")), ids)
-    whole = Population(pl.Series("person", range(ids.len()), dtype=pl.UInt32), {})
-    gone, below = withheld_sets(view, ladders, dict.fromkeys(rules.ladders, 0), whole, k)
+    return view, ladders, Population(pl.Series("person", range(ids.len()), dtype=pl.UInt32), {})
+
+
+def _sets_left(
+    persons: Sequence[str], rows: list[dict[str, str]], k: int
+) -> tuple[dict[str, frozenset[str]], int]:
+    """Each person's set of repositories once `withheld_sets` has withheld its rows, and the persons it
+    says are still below k."""
+    view, ladders, whole = _repositories_as_sets(persons, rows)
+    gone, below = withheld_sets(view, ladders, dict.fromkeys(ladders.rules.ladders, 0), whole, k)
+    ids = ladders.ids
     frame = ladders.frames["contributions"]
     kept = frame.filter(~frame.get_column("row").is_in(gone.implode()))
     left = {person: frozenset[str]() for person in persons}
@@ -225,13 +233,8 @@ def test_a_bound_on_withheld_rows_gives_up_only_where_more_would_go(seed: int) -
     picks = pl.Series(range(60 * 5)).shuffle(seed=seed).to_list()
     rows = [{"profile_id": person, "repository": "abcdefg"[picks[5 * n + j] % 7]}
             for n, person in enumerate(persons) for j in range(n % 4)]  # fmt: skip
-    view = View(kind="set", columns=("contributions.repository",))
-    tables = release(persons, contributions=rows)
-    rules = risk_rules({"v": view})
-    ids = tables["profiles"].collect().get_column("profile_id").sort()
-    ladders = Ladders(rules, person_frames(tables, rules, ids.to_frame().with_row_index("person")), ids)
-    whole = Population(pl.Series("person", range(ids.len()), dtype=pl.UInt32), {})
-    levels = dict.fromkeys(rules.ladders, 0)
+    view, ladders, whole = _repositories_as_sets(persons, rows)
+    levels = dict.fromkeys(ladders.rules.ladders, 0)
     gone, below = withheld_sets(view, ladders, levels, whole, 3)
     outcomes = set()
     for at_most in range(len(rows) + 1):

@@ -193,9 +193,10 @@ def _distinct_pairs(
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """The distinct (person, item) of the rows, as `person * width + item` sorted (by person, then item),
     and each row's place among them."""
-    at, count = _dense(person.astype(np.int64) * width + item)
+    key = person.astype(np.int64) * width + item
+    at, count = _dense(key)
     distinct = np.empty(count, dtype=np.int64)
-    distinct[at] = person.astype(np.int64) * width + item
+    distinct[at] = key
     return distinct, at
 
 
@@ -275,6 +276,7 @@ def withheld_items(
 def withheld_sets(
     view: View, ladders: Ladders, levels: Mapping[str, int], population: Population, k: int
 ) -> tuple[pl.Series, int]:
+    """`thinned_sets` to the end: the rows withheld and the persons still below k."""
     thinned = thinned_sets(view, ladders, levels, population, k)
     assert thinned is not None, "no bound was given"
     return thinned
@@ -301,8 +303,7 @@ def thinned_sets(
     person of a rare set loses at least one row), for a search that has a better node already."""
     table = view.table
     gone = population.withheld.get(table, pl.Series(ROW, [], dtype=pl.UInt32))
-    now = Population(population.alive, {**population.withheld, table: gone})
-    mask = now.rows(ladders, table)
+    mask = population.rows(ladders, table)
     frame = ladders.frames[table].filter(mask)
     item, width = _item_codes([ladders.codes(column, levels[column]).filter(mask) for column in view.columns])
     distinct, at = _distinct_pairs(frame.get_column(PERSON).to_numpy(), item, width)

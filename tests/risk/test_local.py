@@ -60,6 +60,15 @@ def test_groups_of_k_keep_what_they_share(recoding: str, employers: list[Any], c
     assert plan.views["network"].after.smallest_k >= 3
 
 
+def test_a_plan_lets_go_of_the_rows_its_search_read_and_still_applies() -> None:
+    tables = _profiles(SKEWED)
+    ladders = {"profiles.employer": [Step(frequent=True)]}
+    plan = plan_risk(tables, risk_rules(NETWORK, ladders, k=3, max_suppressed=0.0))
+    assert plan.ladders is not None
+    assert not plan.ladders.frames
+    assert _released(tables, plan, "profiles")["employer"].to_list() == ["Acme"] * 6 + [None] * 3
+
+
 def test_the_report_counts_the_persons_at_each_step() -> None:
     plan = plan_risk(_profiles(SKEWED), risk_rules(NETWORK, k=3, max_suppressed=0.0))
     columns = {level.column: level for level in plan.columns}

@@ -210,6 +210,7 @@ def plan_risk(
     if phrases is not None and finder is not None and rules.phrases is not None:
         kept = ids.filter(~pl.col(PERSON).is_in(gone.implode())).get_column("profile_id")
         rewriter, phrase_counts = _rewriter(phrases, kept, rules, ladders, applied, finder, phrases_distinct)
+    ladders.settle(applied)
     return RiskPlan(
         persons=ids.height,
         budget=search.budget,

@@ -81,6 +81,18 @@ class Ladders:
                 if step.frequent:
                     self._frequent[(column, level)] = self._shared_values(column, level - 1)
 
+    def settle(self, levels: Mapping[str, int]) -> None:
+        """Keep only what `expr` needs to apply `levels` (the values each step maps, the rows a classify
+        step labels) and let go of the frames and the codes: a plan outlives its search, and at 200,000
+        persons these hold about 300 MiB the publishing phases would carry. Other levels need frames
+        afterwards and fail."""
+        for column, level in levels.items():
+            if level:
+                self.expr(column, level)
+        self.frames = {}
+        self._codes.clear()
+        self._single.clear()
+
     def one_row_per_person(self, table: str) -> bool:
         """Whether no person has two rows in `table` (its keys need no grouping, and are cheap to redo)."""
         if table not in self._single:

@@ -24,6 +24,7 @@ import numpy as np
 import polars as pl
 from numpy.typing import NDArray
 
+from toolkit.memory import give_back
 from toolkit.risk.ladders import PERSON, ROW, Ladders, split_column
 from toolkit.rules import View
 
@@ -33,9 +34,11 @@ _PAIR_CHUNK = 2_000
 """Persons whose item pairs are made at once (m = 2): bounds the pairs held in memory (about 500,000 for
 persons of 23 items)."""
 _PAIR_TABLE = 2_048 * 2_048
-"""Cells of the table that counts pairs of items (32 MiB): up to 2,048 distinct items, every pair at once."""
+"""Cells of the table that counts pairs of items (16 MiB): up to 2,048 distinct items, every pair at once."""
 _ONE_AT_A_TIME = 25
 """Rounds in which each person loses only one item of their rarest pair, before all items in rare pairs go."""
+Codes = NDArray[np.int32]
+"""Dense codes of items, or counts of persons: one per row, in 32 bits."""
 
 
 @dataclass(frozen=True)
@@ -138,59 +141,66 @@ def item_support(
     person = frame.get_column(PERSON).to_numpy()
     item, width = _item_codes([ladders.codes(column, levels[column]).filter(mask) for column in view.columns])
     single, size = _supports(person, item, width, view.m, k)
-    return pl.DataFrame({
+    support = pl.DataFrame({
         ROW: frame.get_column(ROW),
         PERSON: person,
         "item": pl.Series(item, dtype=pl.UInt32),
         SINGLE: pl.Series(single, dtype=pl.UInt32),
         SIZE: pl.Series(size, dtype=pl.UInt32),
     })  # fmt: skip
+    give_back()
+    return support
 
 
 def _supports(
-    person: NDArray[np.uint32], item: NDArray[np.int64], width: int, m: int, k: int | None
-) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    person: NDArray[np.uint32], item: Codes, width: int, m: int, k: int | None
+) -> tuple[Codes, Codes]:
     """Per row, given by its person and its item's code (below `width`): `single` and `size` of
-    `item_support`."""
+    `item_support`. In 32 bits, and each temporary let go as soon as it is used: at 200,000 persons the
+    terms view has 4.5 million rows, and each array of them in 64 bits is 35 MiB."""
     distinct, at = _distinct_pairs(person, item, width)
-    owner, held = (distinct // width).astype(np.uint32), distinct % width
-    single = np.bincount(held, minlength=width)[held]
+    owner, held = (distinct // width).astype(np.uint32), (distinct % width).astype(np.int32)
+    del distinct
+    single = np.bincount(held, minlength=width).astype(np.int32)[held]
     size = single.copy()
     if m == 2:
-        paired = single >= k if k is not None else np.ones(held.size, dtype=np.bool_)
+        paired = np.flatnonzero(single >= k) if k is not None else np.arange(held.size)
         fewest = _pair_minimum(owner[paired], held[paired], width)
         size[paired] = np.minimum(size[paired], fewest)
     return single[at], size[at]
 
 
-def _item_codes(columns: list[pl.Series]) -> tuple[NDArray[np.int64], int]:
+def _item_codes(columns: list[pl.Series]) -> tuple[Codes, int]:
     """One code per row for the values of `columns` together (a null is a value), and a bound on the codes:
     a column's codes are dense ranks from 1 (0: null); several columns' codes are made dense again (once,
-    or before a product of codes could pass 2^62)."""
+    or before a product of codes could pass 2^62). Codes fit 32 bits: there are fewer than rows."""
+    if len(columns) == 1:
+        values = columns[0].fill_null(0).cast(pl.Int32).to_numpy()
+        return values, int(values.max(initial=0)) + 1
     code, width = np.zeros(columns[0].len() if columns else 0, dtype=np.int64), 1
     for column in columns:
         values = column.fill_null(0).cast(pl.Int64).to_numpy()
         span = int(values.max(initial=0)) + 1
         if width * span > 2**62:
-            code, width = _dense(code)
+            dense, width = _dense(code)
+            code = dense.astype(np.int64)
         code, width = code * span + values, width * span
-    return _dense(code) if len(columns) > 1 else (code, width)
+    return _dense(code)
 
 
-def _dense(code: NDArray[np.int64]) -> tuple[NDArray[np.int64], int]:
+def _dense(code: NDArray[np.int64]) -> tuple[Codes, int]:
     """`code` renumbered 0, 1, ... in the order of its values, and how many distinct values it has. By a
     sort: `np.unique` hashes in numpy 2, several times slower on these arrays."""
     order = np.argsort(code)
     ordered = code[order]
     first = np.r_[True, ordered[1:] != ordered[:-1]] if code.size else np.ones(0, dtype=np.bool_)
-    dense = np.empty(code.size, dtype=np.int64)
-    dense[order] = np.cumsum(first) - 1
+    del ordered
+    dense = np.empty(code.size, dtype=np.int32)
+    dense[order] = np.cumsum(first, dtype=np.int32) - 1
     return dense, int(first.sum())
 
 
-def _distinct_pairs(
-    person: NDArray[np.uint32], item: NDArray[np.int64], width: int
-) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+def _distinct_pairs(person: NDArray[np.uint32], item: Codes, width: int) -> tuple[NDArray[np.int64], Codes]:
     """The distinct (person, item) of the rows, as `person * width + item` sorted (by person, then item),
     and each row's place among them."""
     key = person.astype(np.int64) * width + item
@@ -200,13 +210,13 @@ def _distinct_pairs(
     return distinct, at
 
 
-def _pair_minimum(persons: NDArray[np.uint32], codes: NDArray[np.int64], width: int) -> NDArray[np.int64]:
+def _pair_minimum(persons: NDArray[np.uint32], codes: Codes, width: int) -> Codes:
     """Over distinct (person, item) pairs sorted by person then item (`codes` dense, below `width`), per
     pair the fewest persons holding its item together with another of the person's items (the largest
-    int64 for a person's only item). Each pair of items is one integer, so counting is `bincount`, not a
+    int32 for a person's only item). Each pair of items is one integer, so counting is `bincount`, not a
     join; pairs are made a chunk of persons at a time, and counted in a table of `_PAIR_TABLE` cells at
     most: where every pair does not fit, one block of first items at a time (memory stays flat)."""
-    fewest = np.full(persons.size, np.iinfo(np.int64).max, dtype=np.int64)
+    fewest = np.full(persons.size, np.iinfo(np.int32).max, dtype=np.int32)
     if persons.size == 0:
         return fewest
     starts = np.flatnonzero(np.r_[True, persons[1:] != persons[:-1]])
@@ -226,7 +236,7 @@ def _pair_minimum(persons: NDArray[np.uint32], codes: NDArray[np.int64], width: 
     block = max(1, _PAIR_TABLE // width)
     for low_code in range(0, width, block):
         high_code = min(low_code + block, width)
-        counts = np.zeros((high_code - low_code) * width, dtype=np.int64)
+        counts = np.zeros((high_code - low_code) * width, dtype=np.int32)
         for low, high in spans:
             first, second = pairs(low, high)
             inside = (codes[first] >= low_code) & (codes[first] < high_code)
@@ -254,11 +264,12 @@ def withheld_items(
     frame = ladders.frames[table]
     row, person = frame.get_column(ROW).to_numpy(), frame.get_column(PERSON).to_numpy()
     item, width = _item_codes([ladders.codes(column, levels[column]) for column in view.columns])
-    kept = np.flatnonzero(population.rows(ladders, table).to_numpy())  # the rows still released
+    kept = np.flatnonzero(population.rows(ladders, table).to_numpy()).astype(np.int32)  # rows still released
     for round_number in range(10_000):
         single, size = _supports(person[kept], item[kept], width, view.m, k)
         rare = size < k
         if not rare.any():
+            give_back()
             return gone.sort()
         chosen = rare if view.m == 1 or round_number >= _ONE_AT_A_TIME else rare & (single < k)
         if chosen is not rare:  # and of each person's rare pairs, their rarest one's first item
@@ -310,6 +321,7 @@ def thinned_sets(
     alive = population.alive.to_numpy()
     owner = np.searchsorted(alive, distinct // width)
     thinned = _thin_sets(owner, distinct % width, width, alive.size, k, at_most)
+    give_back()
     if thinned is None:
         return None
     dropped, below = thinned

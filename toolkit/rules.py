@@ -993,6 +993,15 @@ class RiskFile(_Frozen):
         description="`table.column` -> what the column is worth to a reader (default 1): the search gives "
         "way first on the columns worth least.",
     )
+    presence: float = Field(
+        default=0.5,
+        ge=0,
+        lt=1,
+        description="The share of a cell's information that lies in holding a value at all, at any step of "
+        "its ladder; the rest lies in how many values the step tells apart. 0: a step loses as much as its "
+        "distinct values fall short (an institution's region loses most of it), and the search would "
+        "rather withhold a column for many than coarsen it for all.",
+    )
     phrases: PhraseRules
     text: TextFile = Field(default_factory=TextFile)
 
@@ -1006,9 +1015,10 @@ class RiskRules(_Frozen):
     max_withheld_items: float
     views: dict[str, View]
     ladders: dict[str, tuple[Step, ...]]
-    recoding: Recoding = "local"
     """`table.column` -> its steps; every column of a view has one (empty: only withholding is left)."""
     classifications: dict[str, Classification]
+    recoding: Recoding = "local"
+    presence: float = 0.5
     phrases: PhraseRules | None = None
     text: TextRules | None = None
     worth: dict[str, float] = Field(default_factory=dict)
@@ -1154,6 +1164,7 @@ def load_risk_rules(rules_dir: Path | None = None) -> RiskRules:
         max_suppressed=risk.max_suppressed,
         max_withheld_items=risk.max_withheld_items,
         recoding=risk.recoding,
+        presence=risk.presence,
         views=risk.views,
         ladders={column: risk.ladders.get(column, ()) for column in sorted(viewed)},
         classifications=classifications,

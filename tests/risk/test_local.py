@@ -69,6 +69,23 @@ def test_a_plan_lets_go_of_the_rows_its_search_read_and_still_applies() -> None:
     assert _released(tables, plan, "profiles")["employer"].to_list() == ["Acme"] * 6 + [None] * 3
 
 
+INDUSTRIES = Classification(default=None, groups={"software": ("soft",), "banking": ("bank",)})
+
+
+@pytest.mark.parametrize("presence", [0.0, 0.5])
+def test_a_step_loses_what_it_no_longer_tells_apart_less_what_holding_a_value_keeps(presence: float) -> None:
+    employers = ["Acme Soft", "Blue Soft", "Cobalt Soft", "Dune Soft", "Echo Bank", "Fern Bank", "Glen Bank"]
+    tables = _profiles([(employer, "Peru") for employer in [*employers, "Hill Bank"]])
+    ladders = {"profiles.employer": [Step(classify=("industries",))]}
+    rules = risk_rules(
+        NETWORK, ladders, k=4, max_suppressed=0.0, classifications={"industries": INDUSTRIES}
+    ).model_copy(update={"recoding": "global", "presence": presence})
+    columns = {level.column: level for level in plan_risk(tables, rules).columns}
+    assert columns["profiles.employer"].step == "classify:industries"
+    # 8 employers released, 2 industries: the industry tells apart a third of what the employer did.
+    assert columns["profiles.employer"].information_loss == pytest.approx((1 - presence) * 2 / 3, abs=1e-4)
+
+
 def test_the_report_counts_the_persons_at_each_step() -> None:
     plan = plan_risk(_profiles(SKEWED), risk_rules(NETWORK, k=3, max_suppressed=0.0))
     columns = {level.column: level for level in plan.columns}

@@ -56,6 +56,8 @@ def _set(path: str, value: Any) -> Any:
         (_set("views", {}), "views", "at least 1"),
         (_set("worth", {"profiles.summary": 2}), "worth.profiles.summary", "not a column of any view"),
         (_set("worth", {"profiles.employer": 0}), "worth.profiles.employer", "greater than 0"),
+        (_set("presence", 1), "presence", "less than 1"),
+        (_set("presence", -0.1), "presence", "greater than or equal to 0"),
         (
             _set("ladders/profiles.summary", ["frequent"]),
             "ladders.profiles.summary",

@@ -56,8 +56,8 @@ class ColumnLevel:
     distinct_before: int
     distinct_after: int
     information_loss: float
-    """0 released as it is, 1 withheld: 1 - log(distinct values at the level) / log(distinct released)
-    (recoded locally: the mean over persons released of their level's loss)."""
+    """0 released as it is, 1 withheld, else (1 - `presence`) * (1 - log(distinct values at the level) /
+    log(distinct released)); recoded locally, the mean over persons released of their level's loss."""
     persons_per_step: dict[str, int] = field(default_factory=dict)
     """Recoded locally: how many persons released are at each step (`level` is then the global level,
     the coarsest any person has)."""

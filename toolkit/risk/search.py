@@ -122,8 +122,9 @@ class Search:
         return self._keys[key]
 
     def loss(self, column: str, level: int) -> float:
-        """The information a level loses: 0 released, 1 withheld, else 1 - log(distinct) / log(distinct
-        released); computed once per column and level (the lattice's sort and bound ask for it often)."""
+        """The information a level loses: 0 released, 1 withheld, else the share of a cell's information
+        not in holding a value (1 - `presence`) times 1 - log(distinct) / log(distinct released); computed
+        once per column and level (the lattice's sort and bound ask for it often)."""
         if (column, level) not in self._losses:
             self._losses[(column, level)] = self._loss(column, level)
         return self._losses[(column, level)]
@@ -136,7 +137,8 @@ class Search:
         released = self.ladders.codes(column, 0).n_unique()
         if released <= 1:
             return 0.0
-        return 1 - math.log(max(self.ladders.codes(column, level).n_unique(), 1)) / math.log(released)
+        told_apart = math.log(max(self.ladders.codes(column, level).n_unique(), 1)) / math.log(released)
+        return (1 - self.rules.presence) * (1 - told_apart)
 
     def _solve(self, name: str, floor: Mapping[str, int]) -> dict[str, int]:
         """The view's levels of least loss (mean loss of its columns weighted by their worth, plus the share

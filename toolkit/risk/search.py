@@ -17,7 +17,7 @@ from toolkit.risk.views import (
     Exposure,
     Population,
     class_sizes,
-    item_support,
+    item_sizes,
     same_keys,
     table_keys,
     thinned_sets,
@@ -72,9 +72,8 @@ class Search:
         if key not in self._cache:
             k = self.rules.target(view)
             if view.kind == "items":
-                support = item_support(view, self.ladders, levels, self.whole, k)
-                rare = support.filter(pl.col(SIZE) < k).height / max(support.height, 1)
-                self._cache[key] = (0, rare)
+                sizes = item_sizes(view, self.ladders, levels, self.whole, k).size
+                self._cache[key] = (0, np.count_nonzero(sizes < k) / max(sizes.size, 1))
             elif view.kind == "sequence":
                 sequences = [self._table_keys(name, view.table, list(view.columns), levels)]
                 persons = self.everyone.filter(same_keys(sequences) < k)

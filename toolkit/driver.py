@@ -50,6 +50,7 @@ from toolkit.kernels import (
     process_batch,
     released_schema,
 )
+from toolkit.memory import give_back
 from toolkit.model import TABLE_SCHEMAS, TERMS, TERMS_TABLE, ProfileSet
 from toolkit.parse import record_folders
 from toolkit.progress import Progress
@@ -892,6 +893,7 @@ def _run_phases(
         plan = plan_risk(released, rules.risk, phrases, _finder(rules.risk, privacy), distinct)
         written = plan.written
         _collect_risk_suppressed(released, plan, private_stage)
+        give_back()  # the plan's search let go of its frames and arrays; the phases after it need little
     text_rules = rules.risk.text if rules.risk is not None else None
     text_report_ = None
     if written and ((plan is not None and plan.rewriter is not None) or (text_rules and text_rules.enabled)):

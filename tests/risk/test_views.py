@@ -14,7 +14,7 @@ from toolkit.risk.ladders import Classifier, Ladders, person_frames
 from toolkit.risk.views import (
     Population,
     class_sizes,
-    item_support,
+    item_sizes,
     thinned_sets,
     withheld_items,
     withheld_sets,
@@ -93,16 +93,17 @@ def test_item_sizes_with_m_2_match_a_count_of_every_pair(
     ids = tables["profiles"].collect().get_column("profile_id").sort()
     ladders = Ladders(rules, person_frames(tables, rules, ids.to_frame().with_row_index("person")), ids)
     whole = Population(pl.Series("person", range(ids.len()), dtype=pl.UInt32), {})
-    support = item_support(view, ladders, dict.fromkeys(rules.ladders, 0), whole)
+    support = item_sizes(view, ladders, dict.fromkeys(rules.ladders, 0), whole)
     held: dict[int, set[int]] = {}
-    for person, item in support.select("person", "item").iter_rows():
+    for person, item in zip(support.person.tolist(), support.item.tolist(), strict=True):
         held.setdefault(person, set()).add(item)
 
     def shared(*items: int) -> int:
         return sum(set(items) <= mine for mine in held.values())
 
-    assert support.height == len(rows)
-    for person, item, single, size in support.select("person", "item", "single", "size").iter_rows():
+    assert support.row.size == len(rows)
+    columns = (support.person, support.item, support.single, support.size)
+    for person, item, single, size in zip(*(column.tolist() for column in columns), strict=True):
         assert single == shared(item)
         assert size == min([shared(item)] + [shared(item, other) for other in held[person] - {item}])
 
@@ -127,12 +128,13 @@ def test_withholding_items_with_m_2_leaves_every_pair_shared_by_k(seed: int) -> 
     levels = dict.fromkeys(rules.ladders, 0)
     whole = Population(pl.Series("person", range(ids.len()), dtype=pl.UInt32), {})
     gone = withheld_items(view, ladders, levels, whole, k=3)
-    left = item_support(view, ladders, levels, Population(whole.alive, {"skills": gone}))
-    assert (left.get_column("size") >= 3).all()  # every pair, counted exactly (no k: rare items included)
-    rare = item_support(view, ladders, levels, whole).filter(pl.col("single") < 3).get_column("row")
-    assert rare.len() == 3
-    assert set(rare.to_list()) <= set(gone.to_list())
-    assert left.height > len(rows) / 2
+    left = item_sizes(view, ladders, levels, Population(whole.alive, {"skills": gone}))
+    assert (left.size >= 3).all()  # every pair, counted exactly (no k: rare items included)
+    everyone = item_sizes(view, ladders, levels, whole)
+    rare = everyone.row[everyone.single < 3]
+    assert rare.size == 3
+    assert set(rare.tolist()) <= set(gone.to_list())
+    assert left.row.size > len(rows) / 2
 
 
 def test_a_set_view_compares_a_persons_whole_list() -> None:

@@ -128,7 +128,9 @@ def table_keys(
 
 @dataclass(frozen=True)
 class ItemSizes:
-    """Per released row of an items view's table (`item_support`, as arrays)."""
+    """Per released row of an items view's table: its number, its person, its item (a dense code of its
+    values), the persons sharing the item (`single`), and the fewest sharing it, or (m = 2) it together
+    with another item of the same person (`size`)."""
 
     row: NDArray[np.uint32]
     person: NDArray[np.uint32]
@@ -140,8 +142,10 @@ class ItemSizes:
 def item_sizes(
     view: View, ladders: Ladders, levels: Mapping[str, int], population: Population, k: int | None = None
 ) -> ItemSizes:
-    """`item_support` as numpy arrays, for callers that count: at 200,000 persons the terms view has
-    about 4.5 million rows, and a frame of them grouped by person held several times their size."""
+    """`ItemSizes` for every released row of an items view's table. With `k`, pairs are made only of
+    items that k persons share (a pair with a rarer item is rarer still, and that item goes anyway): the
+    sizes once rare items go. Computed on arrays of codes: at 200,000 persons the terms view has about 4.5
+    million rows, and frames of hashed structs joined back and forth held ten times their size."""
     mask = population.rows(ladders, view.table)
     frame = ladders.frames[view.table].filter(mask)
     person = frame.get_column(PERSON).to_numpy()
@@ -151,29 +155,11 @@ def item_sizes(
     return ItemSizes(frame.get_column(ROW).to_numpy(), person, item, single, size)
 
 
-def item_support(
-    view: View, ladders: Ladders, levels: Mapping[str, int], population: Population, k: int | None = None
-) -> pl.DataFrame:
-    """(`row`, `person`, `item`, `single`, `size`) for every released row of an items view's table: the
-    row's item (a dense code of its values), the persons sharing it (`single`) and the fewest sharing it, or
-    (m = 2) it together with another item of the same person (`size`). With `k`, pairs are made only of
-    items that k persons share (a pair with a rarer item is rarer still, and that item goes anyway): the
-    support once rare items go. Computed on arrays of codes (`item_sizes`)."""
-    rows = item_sizes(view, ladders, levels, population, k)
-    return pl.DataFrame({
-        ROW: pl.Series(rows.row, dtype=pl.UInt32),
-        PERSON: pl.Series(rows.person, dtype=pl.UInt32),
-        "item": pl.Series(rows.item, dtype=pl.UInt32),
-        SINGLE: pl.Series(rows.single, dtype=pl.UInt32),
-        SIZE: pl.Series(rows.size, dtype=pl.UInt32),
-    })  # fmt: skip
-
-
 def _supports(
     person: NDArray[np.uint32], item: Codes, width: int, m: int, k: int | None
 ) -> tuple[Codes, Codes]:
     """Per row, given by its person and its item's code (below `width`): `single` and `size` of
-    `item_support`. In 32 bits, and each temporary let go as soon as it is used: at 200,000 persons the
+    `ItemSizes`. In 32 bits, and each temporary let go as soon as it is used: at 200,000 persons the
     terms view has 4.5 million rows, and each array of them in 64 bits is 35 MiB."""
     distinct, at = _distinct_pairs(person, item, width)
     owner, held = (distinct // width).astype(np.uint32), (distinct % width).astype(np.int32)

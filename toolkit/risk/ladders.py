@@ -84,7 +84,7 @@ class Ladders:
     def settle(self, levels: Mapping[str, int]) -> None:
         """Keep only what `expr` needs to apply `levels` (the values each step maps, the rows a classify
         step labels) and let go of the frames and the codes: a plan outlives its search, and at 200,000
-        persons these hold about 300 MiB the publishing phases would carry. Other levels need frames
+        persons these hold about 270 MiB the publishing phases would carry. Other levels need frames
         afterwards and fail."""
         for column, level in levels.items():
             if level:

@@ -29,7 +29,6 @@ from toolkit.risk.ladders import PERSON, ROW, Ladders, split_column
 from toolkit.rules import View
 
 SIZE = "size"
-SINGLE = "single"
 _PAIR_CHUNK = 2_000
 """Persons whose item pairs are made at once (m = 2): bounds the pairs held in memory (about 500,000 for
 persons of 23 items)."""

@@ -460,7 +460,7 @@ class _Workers:
             return
         pending: list[Any] = []
         for task in tasks:
-            pending.append(self.pool.apply_async(work, (task,)))
+            pending.append(self.pool.apply_async(_then_give_back, (work, task)))
             if len(pending) >= 2 * self.count:
                 yield _result(pending.pop(0))
         while pending:
@@ -481,6 +481,15 @@ class _Workers:
         _TEXT_OK.clear()
         _TEXT_GONE.clear()
         _VOCABULARY.clear()
+
+
+def _then_give_back(work: Callable[[_T], _R], task: _T) -> _R:
+    """`work(task)` in a worker, then the C heap's free pages handed back: a worker's batches free what
+    they used, and the pages would otherwise stay with the worker for the rest of the job."""
+    try:
+        return work(task)
+    finally:
+        give_back()
 
 
 @contextlib.contextmanager

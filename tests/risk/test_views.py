@@ -328,6 +328,20 @@ def test_a_ladders_levels_from_released_to_withheld() -> None:
     ]  # fmt: skip
 
 
+def test_codes_forgotten_are_made_again_the_same() -> None:
+    rules = risk_rules(
+        {"v": View(kind="record", columns=("profiles.employer",))},
+        ladders={"profiles.employer": [Step(frequent=True)]},
+    )
+    tables = release("ABC")
+    tables["profiles"] = pl.DataFrame({"profile_id": ["A", "B", "C"], "employer": ["x", "x", "y"]}).lazy()
+    ladders = _ladders(tables, rules)
+    before = [ladders.codes("profiles.employer", level).to_list() for level in range(3)]
+    ladders.forget_codes({"profiles.employer": 1})
+    assert [ladders.codes("profiles.employer", level).to_list() for level in range(3)] == before
+    assert before == [[1, 1, 2], [1, 1, None], [None, None, None]]
+
+
 def test_a_population_smaller_than_k_cannot_be_released() -> None:
     view = View(kind="record", columns=("profiles.employer",))
     rules = risk_rules({"v": view}, k=5, max_suppressed=0.05)

@@ -93,6 +93,14 @@ class Ladders:
         self._codes.clear()
         self._single.clear()
 
+    def forget_codes(self, levels: Mapping[str, int]) -> None:
+        """Let go of the codes of every level but `levels` (they are made again if asked for): once the
+        lattice search has chosen, what comes after reads mostly those (at 200,000 persons, 109 MiB of
+        codes at 59 levels, 35 MiB of them at the chosen ones)."""
+        for column, level in list(self._codes):
+            if levels.get(column) != level:
+                del self._codes[(column, level)]
+
     def one_row_per_person(self, table: str) -> bool:
         """Whether no person has two rows in `table` (its keys need no grouping, and are cheap to redo)."""
         if table not in self._single:

@@ -11,6 +11,7 @@ from itertools import groupby
 import numpy as np
 import polars as pl
 
+from toolkit.memory import give_back
 from toolkit.risk.ladders import PERSON, Ladders, split_column
 from toolkit.risk.views import (
     SIZE,
@@ -97,6 +98,9 @@ class Search:
         levels = dict(self.start)
         for name in self.rules.views:
             levels.update(self._solve(name, levels))
+        self._keys.clear()  # the lattice's nodes are not visited again
+        self.ladders.forget_codes(levels)
+        give_back()
         return levels
 
     def person_codes(self, column: str, level: int) -> pl.Series:

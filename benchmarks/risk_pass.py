@@ -78,7 +78,7 @@ def _alone(release: Path, cache: Path, env: dict[str, str]) -> None:
         print(done.stderr[-2000:], file=sys.stderr)
         return
     figures = json.loads(done.stdout.strip().splitlines()[-1])
-    _, tree, _, _ = _timed(child, env)  # again, sampled for memory
+    _, tree, _, _, _ = _timed(child, env)  # again, sampled for memory
     print(
         f"  the pass alone over {release.name}: phrase keys {figures['extract']:.1f} s (in one process), "
         f"plan {figures['plan']:.1f} s, rewrite and write {figures['write']:.1f} s; peak RSS {tree:.0f} MiB; "
@@ -115,7 +115,7 @@ def main() -> None:
             release = args.cache / f"release-risk-{label}-{size}"
             job = [sys.executable, "-m", "toolkit", "run", *inputs, "--out", str(release),
                    "--rules", str(rules), "--json"]  # fmt: skip
-            seconds, tree, _, code = _timed(job, env)
+            seconds, tree, _, _, code = _timed(job, env)
             timings[label] = (seconds, tree, code)
         (off, off_rss, off_code), (on, on_rss, on_code) = timings["off"], timings["on"]
         print(

@@ -3,7 +3,9 @@
 Generated profiles (tools.profiles, planted style: Faker names of many locales, employers that carry
 surnames) are written once per size under a cache folder; then `toolkit run` runs on them as a child
 process per setting, all in one run of this script. Peak memory is sampled from /proc every 0.2 s: the
-largest sum of resident memory over the job's process tree (driver and workers), and the driver's own peak.
+largest sum of resident memory over the job's process tree (driver and workers), and the driver's own peak;
+and the largest sum of proportional memory (PSS: a page that several of the processes map, such as the code
+of Polars and spaCy, counted once over the tree), the memory the job takes from the machine.
 After each run the release is searched for every planted person's whole name (folded, on word
 boundaries): the figure is the number of names found.
 
@@ -38,6 +40,7 @@ class Run:
     seconds: float
     tree_mib: float
     driver_mib: float
+    pss_mib: float
     exit_code: int
     names_found: int
 
@@ -57,6 +60,17 @@ def _rss_kib(pid: int) -> int:
     return 0
 
 
+def _pss_kib(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as rollup:
+            for line in rollup:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def _tree(pid: int) -> list[int]:
     found, stack = [], [pid]
     while stack:
@@ -70,16 +84,17 @@ def _tree(pid: int) -> list[int]:
     return found
 
 
-def _timed(command: list[str], env: dict[str, str]) -> tuple[float, float, float, int]:
+def _timed(command: list[str], env: dict[str, str]) -> tuple[float, float, float, float, int]:
     started = time.perf_counter()
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    peaks = {"tree": 0, "driver": 0}
+    peaks = {"tree": 0, "driver": 0, "pss": 0}
 
     def sample() -> None:
         while process.poll() is None:
             pids = _tree(process.pid)
             peaks["tree"] = max(peaks["tree"], sum(_rss_kib(pid) for pid in pids))
             peaks["driver"] = max(peaks["driver"], _rss_kib(process.pid))
+            peaks["pss"] = max(peaks["pss"], sum(_pss_kib(pid) for pid in pids))
             time.sleep(0.2)
 
     sampler = threading.Thread(target=sample)
@@ -89,7 +104,7 @@ def _timed(command: list[str], env: dict[str, str]) -> tuple[float, float, float
     sampler.join()
     if process.returncode not in (0, 1):
         print(errors.decode(errors="replace")[-2000:], file=sys.stderr)
-    return seconds, peaks["tree"] / 1024, peaks["driver"] / 1024, process.returncode
+    return seconds, peaks["tree"] / 1024, peaks["driver"] / 1024, peaks["pss"] / 1024, process.returncode
 
 
 def _generated(cache: Path, size: int) -> Path:
@@ -146,13 +161,14 @@ def main() -> None:
             release = args.cache / f"release-{size}-{jobs}"
             command = [sys.executable, "-m", "toolkit", "run", *inputs, "--out", str(release),
                        "--jobs", str(jobs), "--json"]  # fmt: skip
-            seconds, tree, driver, code = _timed(command, env)
+            seconds, tree, driver, pss, code = _timed(command, env)
             found = _names_found(release, folder / "truth.jsonl") if code in (0, 1) else -1
-            run = Run(size, jobs, seconds, tree, driver, code, found)
+            run = Run(size, jobs, seconds, tree, driver, pss, code, found)
             runs.append(run)
             print(
                 f"{size:>8,} profiles  {jobs} worker(s)  {seconds:8.1f} s  {run.rate:7.1f} profiles/s  "
-                f"peak RSS {tree:7.0f} MiB (driver {driver:5.0f})  exit {code}  whole names found {found}",
+                f"peak RSS {tree:7.0f} MiB (driver {driver:5.0f}, PSS {pss:5.0f})  exit {code}  "
+                f"whole names found {found}",
                 flush=True,
             )
     print()

@@ -91,7 +91,7 @@ def main() -> None:
                 profile = args.cache / f"text-release-{size}-{name}.prof"
                 flags = ["--out", str(release), "--jobs", str(args.jobs), "--rules", str(rules), "--json"]
                 command = [sys.executable, "-c", _PROFILED, str(profile), "run", *inputs, *flags]
-                took, tree, _, code = _timed(command, env)
+                took, tree, _, _, code = _timed(command, env)
                 if code not in (0, 1):
                     print(f"{size:,} profiles, text pass {name}: exit {code}", file=sys.stderr)
                 seconds[name].append(took)

@@ -1,0 +1,67 @@
+"""The release of `sample_data/` is pinned: a change to how the job is put together (its executor, staging,
+passes) must leave every table, the report and the card as they were, with one worker or two and however
+the work is cut into batches. When the release is meant to change, the failure gives the new digest to
+write into `tests/fixtures/release.sha256`."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+
+from toolkit import pipeline
+from toolkit.driver import JobSettings
+from toolkit.scrub import Keyring
+
+REPO = Path(__file__).parent.parent
+PINNED = REPO / "tests" / "fixtures" / "release.sha256"
+KEY = Keyring(b"a pinned release secret, long enough", "TOOLKIT_SECRET")
+
+
+def _without_folders(report: Any) -> Any:
+    """The report without the output folders' names (the only thing that differs from run to run)."""
+    if isinstance(report, dict):
+        return {key: _without_folders(value) for key, value in report.items() if key != "folder"}
+    if isinstance(report, list):
+        return [_without_folders(value) for value in report]
+    return report
+
+
+def _digest(*folders: Path) -> str:
+    """Every file of `folders`: a table by its schema and rows in order (not its bytes: another Polars may
+    write the same rows differently), a report without folder names, anything else as bytes."""
+    digest = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            digest.update(str(path.relative_to(folder)).encode())
+            if path.suffix == ".parquet":
+                frame = pl.read_parquet(path)
+                digest.update(str(frame.schema).encode() + frame.write_ndjson().encode())
+            elif path.name == "report.json":
+                report = _without_folders(json.loads(path.read_text(encoding="utf-8")))
+                digest.update(json.dumps(report, sort_keys=True).encode())
+            else:
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "settings",
+    [
+        JobSettings(jobs=1, progress=False),
+        JobSettings(jobs=2, batch_size=7, min_per_worker=1, progress=False),
+    ],
+    ids=["one worker", "two workers, batches of 7"],
+)
+def test_the_release_of_the_sample_data_is_pinned(tmp_path: Path, settings: JobSettings) -> None:
+    out = tmp_path / "release"
+    pipeline.run([str(REPO / "sample_data")], out, pipeline.job_rules(), KEY, settings=settings)
+    found = _digest(out, tmp_path / "release.private")
+    assert found == PINNED.read_text(encoding="ascii").strip(), (
+        f"the release of sample_data changed; if that is meant, write {found} into {PINNED}"
+    )

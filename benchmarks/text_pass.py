@@ -8,9 +8,9 @@ of the medians. Peak RSS is the largest sum over the job's process tree, sampled
 The whole job's time varies by several seconds from run to run on this machine (the scrubbing phase
 above all), more than the pass costs at 20,000 profiles. So the driver of each run is also profiled
 (cProfile; its workers are not), and the pass's own wall time in the driver is printed beside the
-difference: the text pass (`_text_pass`: its keys and cut run in the workers, the merges here) and what the
-`text_terms` view adds to the risk pass (`plan_risk` with the pass, less without). The pass's share of the
-workers' scrubbing phase (listing each batch's terms, `term_rows`) is not in that figure.
+difference: the text pass (`passes.text_pass`: its keys and cut run in the workers, the merges here)
+and what the `text_terms` view adds to the risk pass (`plan_risk` with the pass, less without). The pass's
+share of the workers' scrubbing phase (listing each batch's terms, `term_rows`) is not in that figure.
 
     python benchmarks/text_pass.py                     # 2,000 and 20,000 profiles, 2 workers, 3 runs
     python benchmarks/text_pass.py --sizes 200000 --runs 1
@@ -51,7 +51,7 @@ def rules_without_text(into: Path) -> Path:
 _PROFILED = (
     "import cProfile, sys\nfrom toolkit.cli import main\ncProfile.run('main(sys.argv[2:])', sys.argv[1])\n"
 )
-_PHASES = {"text": ("driver.py", "_text_pass"), "risk": ("risk/__init__.py", "plan_risk")}
+_PHASES = {"text": ("passes.py", "text_pass"), "risk": ("risk/__init__.py", "plan_risk")}
 
 
 def phase_seconds(profile: Path) -> dict[str, float]:

@@ -19,10 +19,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolkit import driver, pipeline
+from toolkit import pipeline, staging
 from toolkit.cli import main
-from toolkit.driver import JobSettings
 from toolkit.io import iter_inputs
+from toolkit.job_config import JobSettings
 from toolkit.kernels import BatchContext, SourceRecord, parse_batch, process_batch
 from toolkit.rules import ParsingRules, PrivacyRules, QualityRules
 from toolkit.scrub import Keyring
@@ -223,16 +223,16 @@ def test_a_full_disk_ends_with_one_line_and_keeps_the_earlier_release(
     assert main(["run", str(FIXTURES), "--out", str(out)]) == 0
     earlier = {path.name: path.read_bytes() for path in out.iterdir()}
     capsys.readouterr()
-    write_part = driver._write_part
+    write_parquet = pl.DataFrame.write_parquet
     calls = []
 
-    def fills_up(frame: pl.DataFrame, path: Path) -> None:
+    def fills_up(frame: pl.DataFrame, path: Path, *args: object, **kwargs: object) -> None:
         calls.append(path)
         if len(calls) > 9:
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
-        write_part(frame, path)
+        write_parquet(frame, path, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(driver, "_write_part", fills_up)
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", fills_up)
     assert main(["run", str(FIXTURES), "--out", str(out)]) == 3
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
@@ -354,7 +354,7 @@ def test_phrases_are_distinct_when_no_person_is_in_two_parts(
     for number, ids in enumerate(parts):
         frame = pl.DataFrame({"profile_id": ids, "phrase": list(range(len(ids)))})
         frame.write_parquet(tmp_path / "phrases" / f"part-{number:06d}.parquet")
-    assert driver._ids_in_several_batches(tmp_path, "phrases").is_empty() is distinct
+    assert staging.ids_in_several_batches(tmp_path, "phrases").is_empty() is distinct
 
 
 def test_the_driver_loads_neither_pandera_nor_the_nlp_stack() -> None:

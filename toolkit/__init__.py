@@ -410,7 +410,8 @@ def run(
     `out/report.json` when the release is written); its `exit_code` is what the command would exit with.
     Raises `UsageError` for bad folders and `JobFault` when the job could not finish."""
     from toolkit import pipeline
-    from toolkit.driver import DEFAULT_BATCH_SIZE, JobSettings, check_inputs
+    from toolkit.job_config import DEFAULT_BATCH_SIZE, JobSettings
+    from toolkit.outputs import check_inputs
 
     jobs = _count(jobs, "jobs", 0)
     batch_size = _count(batch_size, "batch_size", 1) if batch_size is not None else None

@@ -299,7 +299,7 @@ def _validate(args: argparse.Namespace) -> Exit:
 
 def _run(args: argparse.Namespace) -> Exit:
     from toolkit import pipeline
-    from toolkit.driver import DEFAULT_BATCH_SIZE, JobSettings
+    from toolkit.job_config import DEFAULT_BATCH_SIZE, JobSettings
     from toolkit.report import job_summary_lines
 
     settings = JobSettings(

@@ -13,16 +13,7 @@ import polars as pl
 
 from toolkit._version import __version__
 from toolkit.card import render_card
-from toolkit.driver import (
-    JobOutcome,
-    JobRules,
-    JobSettings,
-    check_inputs,
-    check_outputs,
-    check_report_file,
-    parse_job,
-    run_job,
-)
+from toolkit.driver import JobOutcome, parse_job, run_job
 from toolkit.errors import Exit, UsageError
 from toolkit.io import (
     discover,
@@ -33,7 +24,9 @@ from toolkit.io import (
     write_frames,
     write_table,
 )
+from toolkit.job_config import JobRules, JobSettings
 from toolkit.model import ProfileSet
+from toolkit.outputs import check_inputs, check_outputs, check_report_file
 from toolkit.parse import parse_inputs, record_folders
 from toolkit.publish import OutputKind, inside_output, mark, publish, staging_for, write_json
 from toolkit.quality import validate_tables

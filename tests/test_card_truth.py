@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 from tests.conftest import pseudonymizing_rules
+from toolkit.card import percent
 from toolkit.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -192,3 +193,22 @@ def test_the_banner_shares_match_the_files(release: Path, unguarded: Path) -> No
         assert f"{before - released} of the {before} cells" in card
         assert f"{cut_words / (kept_words + cut_words) * 100:.1f}%".replace(".0%", "%") in card
         assert ("A release this small keeps little" in card) == (withheld > 0.5)
+
+
+def test_each_views_cells_match_the_files(release: Path, unguarded: Path) -> None:
+    views = yaml.safe_load((REPO / "rules" / "risk.yaml").read_text(encoding="utf-8"))["views"]
+    report: dict[str, Any] = json.loads((release / "report.json").read_text(encoding="utf-8"))
+    cells = report["release"]["quasi_identifiers"]
+    assert set(cells["views"]) == set(views)
+    for name, view in views.items():
+        figures = cells["views"][name]
+        assert figures["cells_released"] == _cells(_tables(release), view["columns"])
+        if not any(column.startswith("terms.") for column in view["columns"]):  # the terms: see above
+            assert figures["cells_before"] == _cells(_tables(unguarded), view["columns"])
+        share = figures["cells_released"] / figures["cells_before"] if figures["cells_before"] else None
+        assert figures["informative"] == (round(share, 4) if share is not None else None)
+        shown = percent(share) if share is not None else "-"
+        row = next(line for line in (release / "README.md").read_text(encoding="utf-8").splitlines()
+                   if line.startswith(f"| {name} |") and line.count("|") == 10)  # the views' table  # fmt: skip
+        assert row.rstrip(" |").endswith(shown)
+    assert sum(figures["cells_released"] for figures in cells["views"].values()) == cells["cells_released"]

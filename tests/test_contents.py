@@ -79,13 +79,20 @@ def test_every_column_of_every_table_is_listed_in_order(tables: dict[str, pl.Laz
     ]
 
 
-def test_values_in_counts_cells_with_a_value_of_the_named_columns(tables: dict[str, pl.LazyFrame]) -> None:
-    assert values_in(tables, ["profiles.summary", "profiles.years", "awards.title"]) == 3
-    assert values_in(tables, ["missing.column", "profiles.absent"]) == 0
+def test_values_in_counts_each_named_columns_cells_with_a_value(tables: dict[str, pl.LazyFrame]) -> None:
+    found = values_in(tables, ["profiles.summary", "profiles.years", "awards.title"])
+    assert found == {"profiles.summary": 2, "profiles.years": 1, "awards.title": 0}
+    assert values_in(tables, ["missing.column", "profiles.absent"]) == {
+        "missing.column": 0,
+        "profiles.absent": 0,
+    }
 
 
 def test_values_of_the_counted_contents_agree_with_a_count_of_the_tables(
     tables: dict[str, pl.LazyFrame],
 ) -> None:
     columns = ["profiles.summary", "profiles.years", "profiles.badges", "awards.title", "missing.column"]
-    assert values_of(release_contents(tables), columns) == values_in(tables, columns) == 5
+    found = values_of(release_contents(tables), columns)
+    assert found == values_in(tables, columns)
+    assert sum(found.values()) == 5
+    assert found["missing.column"] == 0

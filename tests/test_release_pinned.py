@@ -18,7 +18,7 @@ from toolkit.job_config import JobSettings
 from toolkit.scrub import Keyring
 
 REPO = Path(__file__).parent.parent
-PINNED = "042a7a666f836af226581e8e379e413b6935107bc3c9b1dba5235d9180d43668"
+PINNED = "3f8845b29172c1d3ee414145fb1e0cfb2279c3eadffd1f11ca542723fddc94e5"
 KEY = Keyring(b"a pinned release secret, long enough", "TOOLKIT_SECRET")
 
 

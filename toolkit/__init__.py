@@ -214,6 +214,8 @@ class Release:
     """(pseudonym, reason) of each person verification kept out, sorted: what the report may name."""
     quasi_identifier_cells: int = 0
     """Cells of the attacker views' columns that held a value before the risk pass."""
+    quasi_identifier_columns: Mapping[str, int] = field(default_factory=dict)
+    """The same per column."""
 
     @property
     def safe(self) -> bool:
@@ -242,8 +244,17 @@ def _release_report(release: Release) -> dict[str, Any]:
     tables = {name: frame.lazy() for name, frame in release.tables.items()}
     views: Mapping[str, Any] = release.risk["views"] if release.risk else {}  # type: ignore[assignment]
     contents = release_contents(tables)
-    released = values_of(contents, [column for view in views.values() for column in view["columns"]])
-    before = release.quasi_identifier_cells if release.risk else released
+    columns = [column for view in views.values() for column in view["columns"]]
+    released = values_of(contents, columns)
+    before = release.quasi_identifier_columns if release.risk else released
+    by_view = {
+        name: (
+            sum(before.get(column, 0) for column in view["columns"]),
+            sum(released.get(column, 0) for column in view["columns"]),
+        )
+        for name, view in views.items()
+    }
+    cells = (sum(before.get(column, 0) for column in columns), sum(released[column] for column in columns))
     safe = release.safe
     exit_code = Exit.BLOCKED if not safe else Exit.FINDINGS if release.suppressed_pseudonyms else Exit.CLEAN
     rows = {name: frame.height for name, frame in release.tables.items()}
@@ -269,7 +280,7 @@ def _release_report(release: Release) -> dict[str, Any]:
         "risk": release.risk if release.risk is not None else {"ran": False},
         "text": release.text if release.text is not None else {"ran": False},
         "anonymized": release.risk is not None and release.text is not None,
-        "release": release_section(safe, "", rows, contents, (before, released)),
+        "release": release_section(safe, "", rows, contents, cells, by_view),
         "exit_code": int(exit_code),
     }
 
@@ -352,7 +363,9 @@ def anonymize(
         phrases = phrase_keys(tables, risk_rules.phrases, finder).lazy()
         lazy = {name: frame.lazy() for name, frame in tables.items()}
         view_columns = [column for view in risk_rules.views.values() for column in view.columns]
-        proof["quasi_identifier_cells"] = values_in(lazy, view_columns)
+        before = values_in(lazy, view_columns)
+        proof["quasi_identifier_cells"] = sum(before[column] for column in view_columns)
+        proof["quasi_identifier_columns"] = before
         plan = plan_risk(lazy, risk_rules, phrases, finder, phrases_distinct=True)  # one batch's: distinct
         risk = plan.to_json()
         if not plan.written:

@@ -127,7 +127,8 @@ def card_facts(envelope: Mapping[str, Any]) -> dict[str, Any]:
     ran = bool(risk.get("ran", True))
     risk_columns = risk.get("columns", {}) if ran else {}
     tables = {str(table): int(rows) for table, rows in release["tables"].items()}
-    views = _views(risk.get("views", {})) if ran else []
+    view_cells = release.get("quasi_identifiers", {}).get("views", {})
+    views = _views(risk.get("views", {}), view_cells) if ran else []
     contents = release.get("columns", {})
     text = envelope.get("text", {"ran": False})
     modes = {str(column): str(entry["mode"]) for column, entry in text.get("columns", {}).items()}
@@ -447,7 +448,12 @@ def _coarsened(risk_columns: Mapping[str, Mapping[str, Any]]) -> list[dict[str, 
     ]
 
 
-def _views(views: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _views(
+    views: Mapping[str, Mapping[str, Any]], cells: Mapping[str, Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """Each attacker view's figures, with the share of its cells that still hold a value (None where the
+    view's columns held none)."""
+
     def exposure(figures: Mapping[str, Any]) -> dict[str, Any]:
         return {
             "below_target": float(figures["below_target"]),
@@ -470,8 +476,14 @@ def _views(views: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
             "columns": columns,
             "sees": _view_sees(str(view.get("kind", "record")), m, columns),
             "whole_list": exposure(view["whole_list"]) if "whole_list" in view else None,
+            "informative": _informative(cells.get(str(name), {})),
         })  # fmt: skip
     return found
+
+
+def _informative(cells: Mapping[str, Any]) -> float | None:
+    share = cells.get("informative")
+    return float(share) if share is not None else None
 
 
 def _view_sees(kind: str, m: int, columns: Sequence[str]) -> str:

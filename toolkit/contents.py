@@ -70,29 +70,28 @@ def release_contents(tables: Mapping[str, pl.LazyFrame]) -> dict[str, ColumnCont
     return found
 
 
-def values_of(contents: Mapping[str, ColumnContents], columns: Iterable[str]) -> int:
-    """The cells of `columns` that hold a value, from counted `contents` (a column not in them: none)."""
-    return sum(contents[name].values for name in columns if name in contents)
+def values_of(contents: Mapping[str, ColumnContents], columns: Iterable[str]) -> dict[str, int]:
+    """Per column of `columns`, its cells that hold a value, from counted `contents` (a column not in them:
+    none)."""
+    return {name: contents[name].values if name in contents else 0 for name in columns}
 
 
-def values_in(tables: Mapping[str, pl.LazyFrame], columns: Iterable[str]) -> int:
-    """The cells of `columns` (`table.column`; a column a table lacks counts none) that hold a value."""
+def values_in(tables: Mapping[str, pl.LazyFrame], columns: Iterable[str]) -> dict[str, int]:
+    """Per column of `columns` (`table.column`), its cells that hold a value (a column no table has: none)."""
     wanted: dict[str, list[str]] = {}
-    for name in columns:
+    for name in dict.fromkeys(columns):
         table, _, column = name.partition(".")
         wanted.setdefault(table, []).append(column)
-    total = 0
+    found: dict[str, int] = {}
     for table, names in wanted.items():
         frame = tables.get(table)
-        if frame is None:
-            continue
-        present = [name for name in names if name in frame.collect_schema()]
-        if present:
-            row = frame.select(pl.col(name).is_not_null().sum() for name in present).collect(
-                engine="streaming"
-            )
-            total += sum(int(value) for value in row.row(0))
-    return total
+        present = [name for name in names if frame is not None and name in frame.collect_schema()]
+        by_name: dict[str, int] = {}
+        if frame is not None and present:
+            held = frame.select(pl.col(name).is_not_null().sum() for name in present)
+            by_name = dict(zip(present, map(int, held.collect(engine="streaming").row(0)), strict=True))
+        found |= {f"{table}.{name}": by_name.get(name, 0) for name in names}
+    return found
 
 
 def _plain_counts(frame: pl.LazyFrame, schema: pl.Schema) -> dict[str, int]:

@@ -87,6 +87,8 @@ class JobOutcome:
     """What each column of the written release holds, counted from its files."""
     quasi_identifier_cells: tuple[int, int] = (0, 0)
     """Cells of the attacker views' columns holding a value: after verification, and in the release."""
+    quasi_identifier_views: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """The same per attacker view (its columns' cells)."""
 
     @property
     def blocked(self) -> bool:
@@ -241,7 +243,8 @@ def _run_phases(
     schemas = release_schemas(privacy)
     plan = None
     view_columns = [c for view in rules.risk.views.values() for c in view.columns] if rules.risk else []
-    cells_before = cells_released = 0
+    cells_before: dict[str, int] = {}
+    cells_released: dict[str, int] = {}
     contents: dict[str, ColumnContents] = {}
     if written and rules.risk is not None and rules.risk.enabled:
         released = released_tables(work, schemas)
@@ -284,7 +287,17 @@ def _run_phases(
         risk=plan,
         text=text_report_,
         contents=contents,
-        quasi_identifier_cells=(cells_before, cells_released),
+        quasi_identifier_cells=(
+            sum(cells_before.get(column, 0) for column in view_columns),
+            sum(cells_released.get(column, 0) for column in view_columns),
+        ),
+        quasi_identifier_views={
+            name: (
+                sum(cells_before.get(column, 0) for column in view.columns),
+                sum(cells_released.get(column, 0) for column in view.columns),
+            )
+            for name, view in (rules.risk.views.items() if rules.risk else ())
+        },
     )
 
 

@@ -147,6 +147,7 @@ def job_envelope(
             outcome.released_rows,
             outcome.contents,
             outcome.quasi_identifier_cells,
+            outcome.quasi_identifier_views,
         ),
         "exit_code": int(outcome.exit_code),
     }
@@ -173,9 +174,11 @@ def release_section(
     rows: Mapping[str, int],
     contents: Mapping[str, ColumnContents],
     quasi_identifier_cells: tuple[int, int],
+    quasi_identifier_views: Mapping[str, tuple[int, int]] | None = None,
 ) -> dict[str, Any]:
     """The report's `release`: whether it was written, where, its rows per table, what each column holds
-    (`toolkit.contents`) and the quasi-identifier cells holding a value before the risk pass and after."""
+    (`toolkit.contents`) and the quasi-identifier cells holding a value before the risk pass and after, in
+    all and per attacker view (`informative`: the share of a view's cells that still hold a value)."""
     return {
         "written": written,
         "folder": folder,
@@ -184,6 +187,14 @@ def release_section(
         "quasi_identifiers": {
             "cells_before": quasi_identifier_cells[0],
             "cells_released": quasi_identifier_cells[1],
+            "views": {
+                name: {
+                    "cells_before": before,
+                    "cells_released": released,
+                    "informative": round(released / before, 4) if before else None,
+                }
+                for name, (before, released) in (quasi_identifier_views or {}).items()
+            },
         },
     }
 

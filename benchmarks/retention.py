@@ -9,7 +9,8 @@ released files, `toolkit.contents`):
   after verification and are null in the release (or belong to a person the risk pass suppressed);
 - the share of free-text words the text pass cut, over its k-anonymous columns;
 - per column analysts ask for, the share of released rows that still hold a value, and over six of them
-  (employer, title, country, institution, a position's title and organisation) pooled: informative cells.
+  (employer, title, country, institution, a position's title and organisation) pooled: informative cells;
+- per attacker view, the share of its columns' cells that still hold a value.
 
     python benchmarks/retention.py --sizes 200 1000 5000 20000            # print the curve
     python benchmarks/retention.py --sizes ... --write toolkit/data/retention.json
@@ -101,6 +102,10 @@ def figures(report: dict[str, Any]) -> dict[str, Any]:
             sum(columns[column]["values"] for column in INFORMATIVE_COLUMNS if column in columns),
             sum(columns[column]["rows"] for column in INFORMATIVE_COLUMNS if column in columns),
         ),
+        "views": {
+            name: _share(view["cells_released"], view["cells_before"])
+            for name, view in cells.get("views", {}).items()
+        },
     }
 
 
@@ -120,11 +125,13 @@ def main(argv: list[str] | None = None) -> int:
             point = measure(size, args.seed, Path(tmp))
             points.append(point)
             kept = ", ".join(f"{column} {share:.0%}" for column, share in point["columns_kept"].items())
+            views = ", ".join(f"{name} {share:.0%}" for name, share in point["views"].items())
             print(
                 f"{size:>7,} generated -> {point['persons']:>7,} released: quasi-identifier cells withheld "
                 f"{point['quasi_identifiers_withheld']:.1%}, free-text words cut {point['words_cut']:.1%}, "
                 f"cells of the six columns with a value {point['informative']:.1%}; "
-                f"rows with a value: {kept} ({point['seconds']:.0f} s)",
+                f"rows with a value: {kept}; cells of each view with a value: {views} "
+                f"({point['seconds']:.0f} s)",
                 flush=True,
             )
     if args.write:

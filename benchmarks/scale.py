@@ -4,8 +4,8 @@ Generated profiles (tools.profiles, planted style: Faker names of many locales, 
 surnames) are written once per size under a cache folder; then `toolkit run` runs on them as a child
 process per setting, all in one run of this script. Peak memory is sampled from /proc every 0.2 s: the
 largest sum of resident memory over the job's process tree (driver and workers), and the driver's own peak;
-and the largest sum of proportional memory (PSS: a page that several of the processes map, such as the code
-of Polars and spaCy, counted once over the tree), the memory the job takes from the machine.
+and, once a second, the largest sum of proportional memory (PSS: a page that several of the processes map,
+such as the code of Polars and spaCy, counted once over the tree), the memory the job takes from the machine.
 After each run the release is searched for every planted person's whole name (folded, on word
 boundaries): the figure is the number of names found.
 
@@ -90,11 +90,14 @@ def _timed(command: list[str], env: dict[str, str]) -> tuple[float, float, float
     peaks = {"tree": 0, "driver": 0, "pss": 0}
 
     def sample() -> None:
+        tick = 0
         while process.poll() is None:
             pids = _tree(process.pid)
             peaks["tree"] = max(peaks["tree"], sum(_rss_kib(pid) for pid in pids))
             peaks["driver"] = max(peaks["driver"], _rss_kib(process.pid))
-            peaks["pss"] = max(peaks["pss"], sum(_pss_kib(pid) for pid in pids))
+            if tick % 5 == 0:  # smaps_rollup walks each process's page tables: once a second is enough
+                peaks["pss"] = max(peaks["pss"], sum(_pss_kib(pid) for pid in pids))
+            tick += 1
             time.sleep(0.2)
 
     sampler = threading.Thread(target=sample)

@@ -97,7 +97,7 @@ MIN_SKELETON = 5
 """Consonant skeletons shorter than this are too common to compare."""
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 14)  # a worker meets new words all job long: 1 << 16 entries held 20 MiB and more
 def skeleton(word: str) -> str:
     """The consonants of a word as transliterations of one name share them: 'Zhuravlyov', 'Zhuravliov',
     'Zhuravlev' and the German 'Shurawljow' all give 'srvlv' (digraphs reduced, w/v, z/s and j/y merged,

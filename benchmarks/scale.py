@@ -49,26 +49,24 @@ class Run:
         return self.size / self.seconds
 
 
-def _rss_kib(pid: int) -> int:
+def _proc_kib(pid: int, file: str, field: str) -> int:
+    """A KiB figure of /proc/<pid>/<file> (`field` ends with a colon); 0 once the process is gone."""
     try:
-        with open(f"/proc/{pid}/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
+        with open(f"/proc/{pid}/{file}", encoding="ascii") as lines:
+            for line in lines:
+                if line.startswith(field):
                     return int(line.split()[1])
     except OSError:
         pass
     return 0
+
+
+def _rss_kib(pid: int) -> int:
+    return _proc_kib(pid, "status", "VmRSS:")
 
 
 def _pss_kib(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as rollup:
-            for line in rollup:
-                if line.startswith("Pss:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
+    return _proc_kib(pid, "smaps_rollup", "Pss:")
 
 
 def _tree(pid: int) -> list[int]:

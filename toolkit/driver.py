@@ -36,7 +36,7 @@ from toolkit.batching import job_batches
 from toolkit.contents import ColumnContents, release_contents, values_in, values_of
 from toolkit.errors import Exit, JobFault, UsageError
 from toolkit.executor import LocalExecutor
-from toolkit.job_config import DEFAULT_BATCH_SIZE, MIN_PER_WORKER, JobRules, JobSettings
+from toolkit.job_config import JobRules, JobSettings
 from toolkit.kernels import BatchStats
 from toolkit.model import TABLE_SCHEMAS
 from toolkit.outputs import check_folders, check_outputs
@@ -302,8 +302,6 @@ def _run_phases(
 
 
 __all__ = (
-    "DEFAULT_BATCH_SIZE",
-    "MIN_PER_WORKER",
     "JobOutcome",
     "JobRules",
     "JobSettings",

@@ -7,10 +7,12 @@ largest sum of resident memory over the job's process tree (driver and workers),
 and, once a second, the largest sum of proportional memory (PSS: a page that several of the processes map,
 such as the code of Polars and spaCy, counted once over the tree), the memory the job takes from the machine.
 After each run the release is searched for every planted person's whole name (folded, on word
-boundaries): the figure is the number of names found.
+boundaries): the figure is the number of names found. With --trace, every sample is also written to a CSV
+(seconds, processes, tree RSS, driver RSS, in MiB), which shows which phase holds the peak.
 
     python benchmarks/scale.py        # 2,000 and 20,000 profiles, 1 and 2 workers; 200,000 with 2
     python benchmarks/scale.py --sizes 2000 --jobs 1 2
+    python benchmarks/scale.py --sizes 200000 --jobs 2 --trace /tmp/trace.csv
 """
 
 from __future__ import annotations
@@ -82,17 +84,22 @@ def _tree(pid: int) -> list[int]:
     return found
 
 
-def _timed(command: list[str], env: dict[str, str]) -> tuple[float, float, float, float, int]:
+def _timed(
+    command: list[str], env: dict[str, str], trace: Path | None
+) -> tuple[float, float, float, float, int]:
     started = time.perf_counter()
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peaks = {"tree": 0, "driver": 0, "pss": 0}
+    samples: list[str] = []
 
     def sample() -> None:
         tick = 0
         while process.poll() is None:
             pids = _tree(process.pid)
-            peaks["tree"] = max(peaks["tree"], sum(_rss_kib(pid) for pid in pids))
-            peaks["driver"] = max(peaks["driver"], _rss_kib(process.pid))
+            tree, driver = sum(_rss_kib(pid) for pid in pids), _rss_kib(process.pid)
+            peaks["tree"] = max(peaks["tree"], tree)
+            peaks["driver"] = max(peaks["driver"], driver)
+            samples.append(f"{time.perf_counter() - started:.1f},{len(pids)},{tree // 1024},{driver // 1024}")
             if tick % 5 == 0:  # smaps_rollup walks each process's page tables: once a second is enough
                 peaks["pss"] = max(peaks["pss"], sum(_pss_kib(pid) for pid in pids))
             tick += 1
@@ -103,6 +110,8 @@ def _timed(command: list[str], env: dict[str, str]) -> tuple[float, float, float
     _, errors = process.communicate()
     seconds = time.perf_counter() - started
     sampler.join()
+    if trace is not None:
+        trace.write_text("seconds,processes,tree_mib,driver_mib\n" + "\n".join(samples) + "\n")
     if process.returncode not in (0, 1):
         print(errors.decode(errors="replace")[-2000:], file=sys.stderr)
     return seconds, peaks["tree"] / 1024, peaks["driver"] / 1024, peaks["pss"] / 1024, process.returncode
@@ -150,6 +159,7 @@ def main() -> None:
     options.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     options.add_argument("--one-worker-up-to", type=int, default=20000, help="1 worker only up to this size")
     options.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "toolkit-scale")
+    options.add_argument("--trace", type=Path, help="write every memory sample of the last run to this CSV")
     args = options.parse_args()
     env = {**os.environ, "TOOLKIT_SECRET": SECRET}
     runs = []
@@ -162,7 +172,7 @@ def main() -> None:
             release = args.cache / f"release-{size}-{jobs}"
             command = [sys.executable, "-m", "toolkit", "run", *inputs, "--out", str(release),
                        "--jobs", str(jobs), "--json"]  # fmt: skip
-            seconds, tree, driver, pss, code = _timed(command, env)
+            seconds, tree, driver, pss, code = _timed(command, env, args.trace)
             found = _names_found(release, folder / "truth.jsonl") if code in (0, 1) else -1
             run = Run(size, jobs, seconds, tree, driver, pss, code, found)
             runs.append(run)

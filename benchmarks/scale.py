@@ -85,7 +85,7 @@ def _tree(pid: int) -> list[int]:
 
 
 def _timed(
-    command: list[str], env: dict[str, str], trace: Path | None
+    command: list[str], env: dict[str, str], trace: Path | None = None
 ) -> tuple[float, float, float, float, int]:
     started = time.perf_counter()
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

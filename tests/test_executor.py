@@ -1,5 +1,5 @@
-"""The executor: tasks get their worker's context, results come back in task order, and a worker holds one
-value per slot of its context."""
+"""The executor: tasks get their worker's context, results come back in task order, a worker holds one
+value per slot of its context, and no task inherits the caches of the one before."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ import pytest
 from toolkit.errors import JobFault
 from toolkit.executor import LocalExecutor, WorkerContext
 from toolkit.job_config import JobRules
+from toolkit.memory import forget_task_caches
 from toolkit.rules import load_parsing_rules
 from toolkit.scrub import Keyring
+from toolkit.text import fold
 
 RULES = JobRules(load_parsing_rules())
 KEYS = Keyring(b"an executor test secret, long enough", "TOOLKIT_SECRET")
@@ -55,3 +57,19 @@ def test_a_task_that_fails_in_a_worker_ends_in_one_job_fault(tmp_path: Path) -> 
     executor = LocalExecutor(2, RULES, KEYS, tmp_path)
     with pytest.raises(JobFault, match="a worker failed: ValueError: task 0 failed"), executor:
         list(executor.map(_fails, range(3)))
+
+
+def _folds_twice(context: WorkerContext, task: int) -> tuple[int, int]:
+    held = fold.cache_info().currsize
+    fold(f"Words of Task {task}")
+    fold(f"Words of Task {task}")
+    return held, fold.cache_info().hits
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_each_task_starts_with_empty_task_caches(tmp_path: Path, workers: int) -> None:
+    forget_task_caches()
+    with LocalExecutor(workers, RULES, KEYS, tmp_path) as executor:
+        results = list(executor.map(_folds_twice, range(4)))
+    assert [held for held, _ in results] == [0, 0, 0, 0]
+    assert all(hits >= 1 for _, hits in results)  # within a task, the cache still serves

@@ -24,7 +24,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 from toolkit.errors import JobFault
 from toolkit.job_config import JobRules
-from toolkit.memory import give_back
+from toolkit.memory import forget_task_caches, give_back
 from toolkit.scrub.keys import Keyring
 
 _T = TypeVar("_T")
@@ -83,7 +83,11 @@ class LocalExecutor:
     def map(self, work: Callable[[WorkerContext, _T], _R], tasks: Iterable[_T]) -> Iterator[_R]:
         if self.pool is None:
             for task in tasks:
-                yield work(self.context, task)
+                try:
+                    result = work(self.context, task)
+                finally:
+                    _after_task()
+                yield result
             return
         pending: list[Any] = []
         for task in tasks:
@@ -119,13 +123,18 @@ def _die_with_parent() -> None:
 
 
 def _in_worker(work: Callable[[WorkerContext, _T], _R], task: _T) -> _R:
-    """`work` on this worker's context, then the C heap's free pages handed back: a worker's batches free
-    what they used, and the pages would otherwise stay with the worker for the rest of the job."""
     assert _CONTEXT is not None, "worker not initialised"
     try:
         return work(_CONTEXT, task)
     finally:
-        give_back()
+        _after_task()
+
+
+def _after_task() -> None:
+    """A task's caches emptied and the C heap's free pages handed back: a worker's batches free what they
+    used, and the pages would otherwise stay with the worker for the rest of the job."""
+    forget_task_caches()
+    give_back()
 
 
 @contextlib.contextmanager

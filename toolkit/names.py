@@ -10,12 +10,12 @@ spaces between words (CJK, Thai), so it must be found as a substring.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 from itertools import pairwise
 
 import regex
 from anyascii import anyascii
 
+from toolkit.memory import task_cache
 from toolkit.text import fold
 
 PARTICLES = frozenset(
@@ -97,7 +97,7 @@ MIN_SKELETON = 5
 """Consonant skeletons shorter than this are too common to compare."""
 
 
-@lru_cache(maxsize=1 << 14)  # a worker meets new words all job long: 1 << 16 entries held 20 MiB and more
+@task_cache(maxsize=1 << 14)
 def skeleton(word: str) -> str:
     """The consonants of a word as transliterations of one name share them: 'Zhuravlyov', 'Zhuravliov',
     'Zhuravlev' and the German 'Shurawljow' all give 'srvlv' (digraphs reduced, w/v, z/s and j/y merged,
@@ -164,7 +164,7 @@ def compact(text: str) -> str:
     return _LETTERS.sub("", fold(text))
 
 
-@lru_cache(maxsize=1 << 14)
+@task_cache(maxsize=1 << 14)
 def handle_forms(name: str) -> frozenset[str]:
     """The compact forms of handles, slugs and domains made of a name of two words or more: first+last,
     initial+last, first+initial, last+first, last+initial, the initials of a compound given name or of

@@ -12,6 +12,8 @@ from typing import Any
 import regex
 from anyascii import anyascii
 
+from toolkit.memory import task_cache
+
 # Python's \s on str already covers NBSP, the U+2000 block, narrow NBSP, ideographic space, line separators.
 _WHITESPACE = re.compile(r"\s+")
 # Invisible characters that scraped pages leave inside words (zero-width space, word joiner, soft hyphen,
@@ -113,7 +115,7 @@ def fold_char(char: str) -> str:
     return strip_accents(char).casefold()
 
 
-@lru_cache(maxsize=1 << 16)
+@task_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
     """The comparison form of a text: accents dropped, case folded, white space folded, invisible
     characters ignored, and Cyrillic and Greek letters written in Latin (a skeleton: 'Marta' written

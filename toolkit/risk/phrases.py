@@ -18,11 +18,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 
 import polars as pl
 import regex
 
+from toolkit.memory import task_cache
 from toolkit.rules import PhraseRules, PrivacyRules
 from toolkit.text import fold
 
@@ -47,7 +47,7 @@ _CHAINS_HELD = 50_000
 """Chains a finder remembers (then it forgets them all and starts again): a bound on its memory."""
 
 
-@lru_cache(maxsize=65_536)
+@task_cache(maxsize=65_536)
 def _fold_word(word: str) -> str:
     return fold(word)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -170,7 +171,7 @@ def _sets_left(
     left = {person: frozenset[str]() for person in persons}
     for person, repository in zip(kept.get_column("person"), kept.get_column("repository"), strict=True):
         left[ids[person]] |= {repository}
-    return left, below
+    return left, below.size
 
 
 @pytest.mark.parametrize(
@@ -246,7 +247,7 @@ def test_a_bound_on_withheld_rows_gives_up_only_where_more_would_go(seed: int) -
             assert gone.len() > at_most
         else:
             assert bounded[0].equals(gone)
-            assert bounded[1] == below
+            assert np.array_equal(bounded[1], below)
     assert outcomes == {True, False}
 
 

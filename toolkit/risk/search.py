@@ -1,15 +1,22 @@
 """The search of the risk pass: the least-loss levels of each view's columns by branch and bound over
-its lattice, then the rows and persons withheld until every view meets its target."""
+its lattice, then the rows and persons withheld until every view meets its target.
+
+The views share one suppression budget: a view is solved with what the views before it left, and a person
+that an earlier view already leaves below target costs a later view nothing. So the order matters where
+more than one view would suppress persons; `coarsen` tries each order of those views (up to
+`ORDERED_VIEWS` of them) and keeps the one of least total loss."""
 
 from __future__ import annotations
 
 import itertools
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from itertools import groupby
 
 import numpy as np
 import polars as pl
+from numpy.typing import NDArray
 
 from toolkit.memory import give_back
 from toolkit.risk.ladders import PERSON, Ladders, split_column
@@ -31,6 +38,33 @@ from toolkit.rules import RiskRules, View
 _NO_ROW = np.iinfo(np.uint32).max
 """A person's code for a column of a table in which they have no row (codes are dense ranks from 1)."""
 
+ORDERED_VIEWS = 4
+"""Views that suppress persons (record and set views) whose orders are all tried: 24 orders at most; with
+more such views they are solved in the order of the rules."""
+
+
+_NOBODY = np.zeros(0, dtype=np.uint32)
+
+
+@dataclass(frozen=True)
+class _Assessed:
+    count: int
+    """Persons below target."""
+    below: NDArray[np.uint32]
+    """Those persons (numbers), where they fit the budget; else none."""
+    share: float
+    """Rows withheld."""
+
+
+@dataclass(frozen=True)
+class _Solved:
+    levels: dict[str, int]
+    loss: float
+    """The view's generalization loss, plus the share of rows it withholds and of persons it newly leaves
+    below target."""
+    below: NDArray[np.uint32]
+    """The persons the view leaves below target at those levels (numbers)."""
+
 
 class Search:
     """The state of one search: the ladders fitted to the release, and what each node of a view's
@@ -43,7 +77,12 @@ class Search:
         self.budget = math.floor(rules.max_suppressed * persons)
         self.start = dict.fromkeys(rules.ladders, 0)
         self.whole = Population(self.everyone, {})
-        self._cache: dict[tuple[str, tuple[int, ...]], tuple[int, float]] = {}
+        self._cache: dict[tuple[str, tuple[int, ...]], _Assessed] = {}
+        self._lattices: dict[
+            tuple[str, tuple[tuple[int, int], ...]], list[tuple[float, tuple[int, ...]]]
+        ] = {}
+        self._beyond: dict[tuple[str, tuple[int, ...]], float] = {}
+        """The largest room in which a set view's node would withhold more rows than that."""
         self._keys: dict[tuple[str, str, tuple[int, ...]], pl.Series] = {}
         self._losses: dict[tuple[str, int], float] = {}
         self._codes: dict[tuple[str, int], pl.Series] = {}
@@ -57,30 +96,33 @@ class Search:
         counted = View(kind="set", columns=view.columns, k=view.k) if as_set else view
         return Exposure.of(class_sizes(counted, self.ladders, levels, population), self.rules.target(view))
 
-    def _assess(self, name: str, levels: Mapping[str, int], room: float = 1.0) -> tuple[int, float] | None:
-        """Everyone alive: (how many persons are below target, the share of rows withheld: in rare items or
-        rare sequences, or those a set view withholds) of view `name`; None where a set view would surely
+    def _assess(self, name: str, levels: Mapping[str, int], room: float = 1.0) -> _Assessed | None:
+        """Everyone alive: the persons below target and the share of rows withheld (in rare items or rare
+        sequences, or those a set view withholds) of view `name`; None where a set view would surely
         withhold a larger share than `room` (not worth thinning its sets to the end)."""
         view = self.rules.views[name]
         key = (name, tuple(levels[column] for column in view.columns))
         if key not in self._cache and view.kind == "set":
+            if room <= self._beyond.get(key, -1.0):
+                return None
             height = max(self.ladders.frames[view.table].height, 1)
             at_most = math.floor(room * height)
             thinned = thinned_sets(view, self.ladders, levels, self.whole, self.rules.target(view), at_most)
             if thinned is None:
+                self._beyond[key] = room
                 return None
-            self._cache[key] = (thinned[1], thinned[0].len() / height)
+            self._cache[key] = self._assessed(thinned[1], thinned[0].len() / height)
         if key not in self._cache:
             k = self.rules.target(view)
             if view.kind == "items":
                 sizes = item_sizes(view, self.ladders, levels, self.whole, k).size
-                self._cache[key] = (0, np.count_nonzero(sizes < k) / max(sizes.size, 1))
+                self._cache[key] = self._assessed(_NOBODY, np.count_nonzero(sizes < k) / max(sizes.size, 1))
             elif view.kind == "sequence":
                 sequences = [self._table_keys(name, view.table, list(view.columns), levels)]
                 persons = self.everyone.filter(same_keys(sequences) < k)
                 rows = self.ladders.frames[view.table].get_column(PERSON)
                 share = rows.filter(rows.is_in(persons.implode())).len() / max(rows.len(), 1)
-                self._cache[key] = (0, share)
+                self._cache[key] = self._assessed(_NOBODY, share)
             else:
                 keys: list[pl.Series] = []
                 for table, columns in groupby(view.columns, key=lambda c: split_column(c)[0]):
@@ -88,20 +130,46 @@ class Search:
                         keys += [self.person_codes(column, levels[column]) for column in columns]
                     else:
                         keys.append(self._table_keys(name, table, list(columns), levels))
-                small = same_keys(keys) < k
-                self._cache[key] = (int(small.sum()), 0.0)
+                small = (same_keys(keys) < k).to_numpy()
+                self._cache[key] = self._assessed(np.flatnonzero(small).astype(np.uint32), 0.0)
         return self._cache[key]
 
+    def _assessed(self, below: NDArray[np.uint32], share: float) -> _Assessed:
+        """A node's assessment; the persons below target are kept only where they fit the budget (the
+        others are over it whatever the views before have spent)."""
+        return _Assessed(below.size, below if below.size <= self.budget else _NOBODY, share)
+
     def coarsen(self) -> dict[str, int]:
-        """One level per column: each view's least-loss levels within budget, views solved in turn (a
-        column two views read takes the coarser of their levels: coarser never lowers a class)."""
-        levels = dict(self.start)
-        for name in self.rules.views:
-            levels.update(self._solve(name, levels))
+        """One level per column: each view's least-loss levels within what is left of the budget, views
+        solved in turn (a column two views read takes the coarser of their levels: coarser never lowers a
+        class), in the order of least total loss."""
+        best: tuple[float, dict[str, int]] | None = None
+        for order in self._orders():
+            levels, total = dict(self.start), 0.0
+            spent = np.zeros(self.everyone.len(), dtype=np.bool_)
+            for name in order:
+                solved = self._solve(name, levels, spent)
+                levels.update(solved.levels)
+                spent[solved.below] = True
+                total += solved.loss
+            if best is None or total < best[0]:
+                best = (total, levels)
+        assert best is not None, "at least one order"
         self._keys.clear()  # the lattice's nodes are not visited again
-        self.ladders.forget_codes(levels)
+        self._lattices.clear()
+        self.ladders.forget_codes(best[1])
         give_back()
-        return levels
+        return best[1]
+
+    def _orders(self) -> list[list[str]]:
+        """The orders of views to try: each order of the views that suppress persons, then the others, in
+        the order of the rules."""
+        views = list(self.rules.views)
+        suppressing = [name for name in views if self.rules.views[name].kind in ("record", "set")]
+        others = [name for name in views if name not in suppressing]
+        if len(suppressing) > ORDERED_VIEWS:
+            return [views]
+        return [[*order, *others] for order in itertools.permutations(suppressing)]
 
     def person_codes(self, column: str, level: int) -> pl.Series:
         """The codes of `column` (of a table with at most one row per person) at `level`, one per person
@@ -143,27 +211,24 @@ class Search:
         told_apart = math.log(max(self.ladders.codes(column, level).n_unique(), 1)) / math.log(released)
         return (1 - self.rules.presence) * (1 - told_apart)
 
-    def _solve(self, name: str, floor: Mapping[str, int]) -> dict[str, int]:
+    def _solve(self, name: str, floor: Mapping[str, int], spent: NDArray[np.bool_]) -> _Solved:
         """The view's levels of least loss (mean loss of its columns weighted by their worth, plus the share
-        of persons it would suppress) that fit the budget, by branch and bound over its lattice of levels:
-        nodes in order of generalization loss, none that a node within budget and without suppression
-        already covers."""
+        of rows it withholds and of persons it newly leaves below target) within what the views before it
+        left of the budget (`spent`: the persons they leave below target), by branch and bound over its
+        lattice of levels: nodes in order of generalization loss, none that a node within budget and
+        without suppression already covers."""
         view = self.rules.views[name]
         columns = view.columns
         limit = view.max_withheld if view.max_withheld is not None else self.rules.max_withheld_items
         ranges = [range(floor[column], self.ladders.top(column) + 1) for column in columns]
         persons = self.everyone.len()
+        left = self.budget - int(np.count_nonzero(spent))
         if view.kind == "record" and persons < self.rules.target(view) and self.budget < persons:
             # Fewer persons than k: everyone is below target at every node, over the budget.
-            return {column: r[-1] for column, r in zip(columns, ranges, strict=True)}
-        nodes = sorted(
-            itertools.product(*ranges),
-            key=lambda node: (self._node_loss(columns, node), node),
-        )
-        best: tuple[float, tuple[int, ...]] | None = None
+            return self._coarsest(columns, ranges)
+        best: tuple[float, tuple[int, ...], NDArray[np.uint32]] | None = None
         clean: list[tuple[int, ...]] = []
-        for node in nodes:
-            generalization = self._node_loss(columns, node)
+        for generalization, node in self._lattice(name, ranges):
             if best is not None and generalization >= best[0]:
                 break
             if any(all(a >= b for a, b in zip(node, done, strict=True)) for done in clean):
@@ -171,18 +236,34 @@ class Search:
             levels = {**floor, **dict(zip(columns, node, strict=True))}
             room = limit if best is None else min(limit, best[0] - generalization)
             assessed = self._assess(name, levels, room)
-            if assessed is None:
+            if assessed is None or assessed.share > limit or assessed.count > self.budget:
                 continue
-            persons, share = assessed
-            if persons > self.budget or share > limit:
+            added = int(np.count_nonzero(~spent[assessed.below]))
+            if added > left:
                 continue
-            total = generalization + persons / max(self.everyone.len(), 1) + share
+            total = generalization + added / max(persons, 1) + assessed.share
             if best is None or total < best[0]:
-                best = (total, node)
-            if not persons and not share:
+                best = (total, node, assessed.below)
+            if not assessed.count and not assessed.share:
                 clean.append(node)
-        chosen = best[1] if best is not None else tuple(r[-1] for r in ranges)
-        return dict(zip(columns, chosen, strict=True))
+        if best is None:
+            return self._coarsest(columns, ranges)
+        return _Solved(dict(zip(columns, best[1], strict=True)), best[0], best[2])
+
+    def _lattice(self, name: str, ranges: Sequence[range]) -> list[tuple[float, tuple[int, ...]]]:
+        """The nodes of view `name`'s lattice within `ranges`, with their generalization loss, least first
+        (made once: every order of the views walks it again)."""
+        key = (name, tuple((r.start, r.stop) for r in ranges))
+        if key not in self._lattices:
+            columns = self.rules.views[name].columns
+            nodes = [(self._node_loss(columns, node), node) for node in itertools.product(*ranges)]
+            self._lattices[key] = sorted(nodes)
+        return self._lattices[key]
+
+    def _coarsest(self, columns: Sequence[str], ranges: Sequence[range]) -> _Solved:
+        """Where no node fits: the coarsest levels, with a loss that makes an order leaving this the worst."""
+        top = tuple(r[-1] for r in ranges)
+        return _Solved(dict(zip(columns, top, strict=True)), self._node_loss(columns, top) + 1.0, _NOBODY)
 
     def _node_loss(self, columns: Sequence[str], node: Sequence[int]) -> float:
         """The mean loss of the columns at `node`, each weighted by what it is worth (`worth`)."""

@@ -288,7 +288,7 @@ def withheld_items(
 
 def withheld_sets(
     view: View, ladders: Ladders, levels: Mapping[str, int], population: Population, k: int
-) -> tuple[pl.Series, int]:
+) -> tuple[pl.Series, NDArray[np.uint32]]:
     """`thinned_sets` to the end: the rows withheld and the persons still below k."""
     thinned = thinned_sets(view, ladders, levels, population, k)
     assert thinned is not None, "no bound was given"
@@ -302,9 +302,9 @@ def thinned_sets(
     population: Population,
     k: int,
     at_most: int | None = None,
-) -> tuple[pl.Series, int] | None:
+) -> tuple[pl.Series, NDArray[np.uint32]] | None:
     """The rows of a set view's table to withhold so that each person's set of items is shared by k
-    persons, and how many persons are still below k after it (only persons left with no item can be: their
+    persons, and the persons (numbers) still below k after it (only persons left with no item can be: their
     class is everyone else without a row, and the caller suppresses them if it is too small).
 
     A released set is a subset of the person's true set, so an attacker who holds the whole list and
@@ -330,15 +330,15 @@ def thinned_sets(
     if dropped.any():
         withheld = pl.Series(ROW, frame.get_column(ROW).to_numpy()[dropped[at]])
         gone = pl.concat([gone, withheld]).unique()
-    return gone.sort(), below
+    return gone.sort(), alive[below].astype(np.uint32)
 
 
 def _thin_sets(
     owner: NDArray[np.intp], item: NDArray[np.int64], width: int, persons: int, k: int, at_most: int | None
-) -> tuple[NDArray[np.bool_], int] | None:
+) -> tuple[NDArray[np.bool_], NDArray[np.intp]] | None:
     """Over distinct (person, item) pairs given as `owner` (a person's position, 0..persons-1, sorted) and
-    `item` (a code below `width`), which pairs to drop (see `thinned_sets`) and how many persons stay below
-    `k`; None if the first round already drops more than `at_most` pairs.
+    `item` (a code below `width`), which pairs to drop (see `thinned_sets`) and the positions of the persons
+    who stay below `k`; None if the first round already drops more than `at_most` pairs.
     A set is keyed by the exclusive or of its items' 64-bit mixes, so the set less one item is a key away."""
     mixed = _mixed(item)
     key = np.zeros(persons, dtype=np.uint64)
@@ -349,7 +349,7 @@ def _thin_sets(
         rare = counts[np.searchsorted(keys, key)] < k
         chosen = ~dropped & rare[owner]
         if not chosen.any():
-            return dropped, int(rare.sum())
+            return dropped, np.flatnonzero(rare)
         pair = np.flatnonzero(chosen)
         if at_most is not None and not dropped.any() and 1 + np.count_nonzero(np.diff(owner[pair])) > at_most:
             return None

@@ -18,7 +18,7 @@ from toolkit.job_config import JobSettings
 from toolkit.scrub import Keyring
 
 REPO = Path(__file__).parent.parent
-PINNED = "2ef8cf97d331f6809c7f498c9676b5325ed884aed9f2bdbbfbe058b513ff290f"
+PINNED = "9424728c02bcd11fc74eef4e27b0e69b34c2c57fa49d194b046047e9ac2fdb57"
 KEY = Keyring(b"a pinned release secret, long enough", "TOOLKIT_SECRET")
 
 

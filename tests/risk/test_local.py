@@ -136,7 +136,7 @@ person = st.tuples(
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=st.lists(person, min_size=1, max_size=40), k=st.integers(2, 4))
-def test_local_recoding_keeps_k_and_never_shows_less_than_global(
+def test_local_recoding_keeps_k_and_never_loses_more_than_global(
     rows: list[tuple[str | None, str]], k: int, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     tables = _profiles(rows)
@@ -146,7 +146,10 @@ def test_local_recoding_keeps_k_and_never_shows_less_than_global(
         )
         for recoding in ("global", "local")
     }
-    assert plans["local"].suppressed == plans["global"].suppressed
+    assert plans["local"].written >= plans["global"].written
+    assert (
+        plans["local"].loss <= plans["global"].loss + 1e-9
+    )  # the global plan, recoded locally, is a candidate
     if not plans["local"].written:
         return
     folder = tmp_path_factory.mktemp("release")
@@ -154,14 +157,6 @@ def test_local_recoding_keeps_k_and_never_shows_less_than_global(
     sizes = kanon.class_sizes(folder, {"kind": "record", "columns": list(NETWORK["network"].columns)})
     assert min(sizes.values(), default=k) >= k
     assert plans["local"].views["network"].after.smallest_k == min(sizes.values(), default=0)
-    shown = {
-        recoding: _released(tables, plan, "profiles").select(
-            pl.col("employer", "country").is_not_null().sum()
-        )
-        for recoding, plan in plans.items()
-    }
-    for local, whole in zip(shown["local"].row(0), shown["global"].row(0), strict=True):
-        assert local >= whole  # a person's level is never coarser than the global one
 
 
 def test_the_shipped_rules_recode_locally() -> None:

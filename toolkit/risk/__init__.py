@@ -29,10 +29,10 @@ from typing import Any
 import polars as pl
 
 from toolkit.risk.ladders import LOCAL, PERSON, ROW, Ladders, person_frames, split_column
-from toolkit.risk.local import localize
 from toolkit.risk.phrases import PhraseFinder, PhraseRewriter, value_keys
+from toolkit.risk.recode import column_loss, recode, steps_of
 from toolkit.risk.search import Search
-from toolkit.risk.views import Exposure, Population, persons_shown
+from toolkit.risk.views import Exposure, Population
 from toolkit.rules import RiskRules, View
 
 
@@ -75,6 +75,8 @@ class RiskPlan:
     withheld: dict[str, pl.Series]
     views: dict[str, ViewRisk]
     columns: list[ColumnLevel]
+    loss: float = 0.0
+    """The recoding's loss, the search's measure (`toolkit.risk.recode.loss`), by which it was chosen."""
     ladders: Ladders | None = field(default=None, repr=False, compare=False)
     rewriter: PhraseRewriter | None = field(default=None, repr=False, compare=False)
     phrases: dict[str, dict[str, int]] = field(default_factory=dict)
@@ -131,6 +133,7 @@ class RiskPlan:
             "suppressed": len(self.suppressed),
             "budget": self.budget,
             "target_met": self.written,
+            "loss": round(self.loss, 4),
             "views": {
                 name: {
                     "k": risk.target,
@@ -184,11 +187,8 @@ def plan_risk(
     search = Search(rules, ladders, ids.height)
     everyone = Population(search.everyone, {})
     before = {name: search.exposure(name, search.start, everyone) for name in rules.views}
-    levels = search.coarsen()
-    final = search.withhold(levels)
-    applied = dict(levels)
-    if rules.recoding == "local":
-        applied.update(localize(search, levels, final))
+    chosen = recode(search)
+    levels, final, applied = chosen.levels, chosen.population, chosen.applied
     views = {
         name: ViewRisk(
             view,
@@ -218,6 +218,7 @@ def plan_risk(
         withheld=dict(final.withheld),
         views=views,
         columns=columns,
+        loss=chosen.loss,
         ladders=ladders,
         rewriter=rewriter,
         phrases=phrase_counts,
@@ -236,16 +237,13 @@ def _column_level(search: Search, column: str, level: int, applied: int, final: 
         return ColumnLevel(
             column, applied, ladders.label(column, applied), *distinct, round(search.loss(column, applied), 4)
         )
-    per_person = ladders.local[column].gather(persons_shown(ladders, final, column))
-    counts = per_person.value_counts().sort(per_person.name)
-    losses = [search.loss(column, int(step)) * int(persons) for step, persons in counts.iter_rows()]
     return ColumnLevel(
         column,
         level,
         ladders.label(column, LOCAL),
         *distinct,
-        round(sum(losses) / max(per_person.len(), 1), 4),
-        {ladders.label(column, int(step)): int(persons) for step, persons in counts.iter_rows()},
+        round(column_loss(search, column, LOCAL, final), 4),
+        {ladders.label(column, step): persons for step, persons in steps_of(search, column, final)},
     )
 
 

@@ -117,6 +117,12 @@ class Ladders:
         self.local[column] = levels.cast(pl.UInt8)
         self._codes.pop((column, LOCAL), None)
 
+    def unlocalize(self) -> None:
+        """Every column back to its global level: no column recoded person by person."""
+        for column in self.local:
+            self._codes.pop((column, LOCAL), None)
+        self.local.clear()
+
     def label(self, column: str, level: int) -> str:
         if level == LOCAL:
             return "local"

@@ -139,27 +139,34 @@ class Search:
         others are over it whatever the views before have spent)."""
         return _Assessed(below.size, below if below.size <= self.budget else _NOBODY, share)
 
-    def coarsen(self) -> dict[str, int]:
-        """One level per column: each view's least-loss levels within what is left of the budget, views
-        solved in turn (a column two views read takes the coarser of their levels: coarser never lowers a
-        class), in the order of least total loss."""
+    def coarsen(self, cap: int | None = None) -> dict[str, int]:
+        """One level per column: each view's least-loss levels within what is left of the budget (or of
+        `cap` persons, if less), views solved in turn (a column two views read takes the coarser of their
+        levels: coarser never lowers a class), in the order of least total loss. Then the lattice's keys
+        and the codes of the levels not chosen are let go of (`forget`)."""
+        cap = self.budget if cap is None else min(cap, self.budget)
         best: tuple[float, dict[str, int]] | None = None
         for order in self._orders():
             levels, total = dict(self.start), 0.0
             spent = np.zeros(self.everyone.len(), dtype=np.bool_)
             for name in order:
-                solved = self._solve(name, levels, spent)
+                solved = self._solve(name, levels, spent, cap)
                 levels.update(solved.levels)
                 spent[solved.below] = True
                 total += solved.loss
             if best is None or total < best[0]:
                 best = (total, levels)
         assert best is not None, "at least one order"
-        self._keys.clear()  # the lattice's nodes are not visited again
-        self._lattices.clear()
-        self.ladders.forget_codes(best[1])
-        give_back()
+        self.forget(best[1])
         return best[1]
+
+    def forget(self, levels: Mapping[str, int]) -> None:
+        """Let go of the lattice's keys and of the codes of levels other than `levels` (made again if
+        asked for): the search has chosen."""
+        self._keys.clear()
+        self._lattices.clear()
+        self.ladders.forget_codes(levels)
+        give_back()
 
     def _orders(self) -> list[list[str]]:
         """The orders of views to try: each order of the views that suppress persons, then the others, in
@@ -211,10 +218,10 @@ class Search:
         told_apart = math.log(max(self.ladders.codes(column, level).n_unique(), 1)) / math.log(released)
         return (1 - self.rules.presence) * (1 - told_apart)
 
-    def _solve(self, name: str, floor: Mapping[str, int], spent: NDArray[np.bool_]) -> _Solved:
+    def _solve(self, name: str, floor: Mapping[str, int], spent: NDArray[np.bool_], cap: int) -> _Solved:
         """The view's levels of least loss (mean loss of its columns weighted by their worth, plus the share
         of rows it withholds and of persons it newly leaves below target) within what the views before it
-        left of the budget (`spent`: the persons they leave below target), by branch and bound over its
+        left of `cap` (`spent`: the persons they leave below target), by branch and bound over its
         lattice of levels: nodes in order of generalization loss, none that a node within budget and
         without suppression already covers."""
         view = self.rules.views[name]
@@ -222,8 +229,8 @@ class Search:
         limit = view.max_withheld if view.max_withheld is not None else self.rules.max_withheld_items
         ranges = [range(floor[column], self.ladders.top(column) + 1) for column in columns]
         persons = self.everyone.len()
-        left = self.budget - int(np.count_nonzero(spent))
-        if view.kind == "record" and persons < self.rules.target(view) and self.budget < persons:
+        left = cap - int(np.count_nonzero(spent))
+        if view.kind == "record" and persons < self.rules.target(view) and cap < persons:
             # Fewer persons than k: everyone is below target at every node, over the budget.
             return self._coarsest(columns, ranges)
         best: tuple[float, tuple[int, ...], NDArray[np.uint32]] | None = None
@@ -236,7 +243,7 @@ class Search:
             levels = {**floor, **dict(zip(columns, node, strict=True))}
             room = limit if best is None else min(limit, best[0] - generalization)
             assessed = self._assess(name, levels, room)
-            if assessed is None or assessed.share > limit or assessed.count > self.budget:
+            if assessed is None or assessed.share > limit or assessed.count > cap:
                 continue
             added = int(np.count_nonzero(~spent[assessed.below]))
             if added > left:

@@ -30,7 +30,7 @@ import polars as pl
 
 from toolkit.risk.ladders import LOCAL, PERSON, ROW, Ladders, person_frames, split_column
 from toolkit.risk.phrases import PhraseFinder, PhraseRewriter, value_keys
-from toolkit.risk.recode import column_loss, recode, steps_of
+from toolkit.risk.recode import choose_recoding, column_loss, steps_of
 from toolkit.risk.search import Search
 from toolkit.risk.views import Exposure, Population
 from toolkit.rules import RiskRules, View
@@ -187,7 +187,7 @@ def plan_risk(
     search = Search(rules, ladders, ids.height)
     everyone = Population(search.everyone, {})
     before = {name: search.exposure(name, search.start, everyone) for name in rules.views}
-    chosen = recode(search)
+    chosen = choose_recoding(search)
     levels, final, applied = chosen.levels, chosen.population, chosen.applied
     views = {
         name: ViewRisk(

@@ -38,7 +38,7 @@ class Recoding:
     loss: float
 
 
-def recode(search: Search) -> Recoding:
+def choose_recoding(search: Search) -> Recoding:
     """The recoding of least `loss`: with `recoding: global`, the search's; with `local`, the best of the
     search under each of `CAPS`, recoded locally. Leaves the chosen local levels in `search.ladders`."""
     if search.rules.recoding != "local":

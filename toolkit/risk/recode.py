@@ -46,8 +46,12 @@ def choose_recoding(search: Search) -> Recoding:
         population = search.withhold(levels)
         return Recoding(levels, population, dict(levels), loss(search, levels, population))
     best: tuple[Recoding, dict[str, pl.Series]] | None = None
+    tried: list[dict[str, int]] = []
     for share in CAPS:
         levels = search.coarsen(math.floor(share * search.budget))
+        if levels in tried:
+            continue  # the same levels withhold and recode the same
+        tried.append(levels)
         population = search.withhold(levels)
         if best is not None and search.everyone.len() - population.alive.len() > search.budget:
             continue  # beyond the budget: no release (the first is kept so that the plan can say so)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import polars as pl
 
@@ -45,6 +45,7 @@ def choose_recoding(search: Search) -> Recoding:
         levels = search.coarsen()
         population = search.withhold(levels)
         return Recoding(levels, population, dict(levels), loss(search, levels, population))
+    # An items view's rows count for no candidate's loss: they are withheld once, for the one chosen.
     best: tuple[Recoding, dict[str, pl.Series]] | None = None
     tried: list[dict[str, int]] = []
     for share in CAPS:
@@ -52,7 +53,7 @@ def choose_recoding(search: Search) -> Recoding:
         if levels in tried:
             continue  # the same levels withhold and recode the same
         tried.append(levels)
-        population = search.withhold(levels)
+        population = search.withhold(levels, items=False)
         if best is not None and search.everyone.len() - population.alive.len() > search.budget:
             continue  # beyond the budget: no release (the first is kept so that the plan can say so)
         applied = {**levels, **localize(search, levels, population)}
@@ -65,7 +66,7 @@ def choose_recoding(search: Search) -> Recoding:
     for column, levels_of_persons in local.items():
         search.ladders.localize(column, levels_of_persons)
     search.ladders.forget_codes(chosen.levels)
-    return chosen
+    return replace(chosen, population=search.withhold_items(chosen.levels, chosen.population))
 
 
 def loss(search: Search, applied: dict[str, int], population: Population) -> float:

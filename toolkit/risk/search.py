@@ -278,15 +278,18 @@ class Search:
         losses = [self.loss(column, level) for column, level in zip(columns, node, strict=True)]
         return sum(weight * loss for weight, loss in zip(weights, losses, strict=True)) / sum(weights)
 
-    def withhold(self, levels: Mapping[str, int]) -> Population:
+    def withhold(self, levels: Mapping[str, int], items: bool = True) -> Population:
         """Rare items withheld and persons below target suppressed, until every view meets its target
-        (a person gone can leave another's item shared by too few) or the suppressions pass the budget."""
+        (a person gone can leave another's item shared by too few) or the suppressions pass the budget.
+        An items view whose table no other view reads never leaves anyone below target: its rows are
+        withheld once, for the persons left (`withhold_items`), or not at all with `items=False`."""
+        apart = self._items_apart()
         population = Population(self.everyone, {})
         while True:
             withheld = dict(population.withheld)
-            for view in self.rules.views.values():
+            for name, view in self.rules.views.items():
                 target = self.rules.target(view)
-                if view.kind == "items":
+                if view.kind == "items" and name not in apart:
                     withheld[view.table] = withheld_items(view, self.ladders, levels, population, target)
                 elif view.kind == "set":
                     withheld[view.table], _ = withheld_sets(
@@ -303,8 +306,30 @@ class Search:
                     sizes = class_sizes(view, self.ladders, levels, population)
                     below |= set(sizes.filter(pl.col(SIZE) < self.rules.target(view)).get_column(PERSON))
             if not below:
-                return population
+                break
             alive = population.alive.filter(~population.alive.is_in(sorted(below)))
             population = Population(alive, population.withheld)
             if self.everyone.len() - alive.len() > self.budget:
-                return population
+                break
+        return self.withhold_items(levels, population) if items else population
+
+    def withhold_items(self, levels: Mapping[str, int], population: Population) -> Population:
+        """The rare items of the items views whose table no other view reads, withheld for `population`
+        (an item's persons only fall as persons are suppressed: what was rare stays rare)."""
+        withheld = dict(population.withheld)
+        for name in self._items_apart():
+            view = self.rules.views[name]
+            withheld[view.table] = withheld_items(
+                view, self.ladders, levels, population, self.rules.target(view)
+            )
+        return Population(population.alive, withheld)
+
+    def _items_apart(self) -> list[str]:
+        """The items views whose table no other view reads."""
+        views = self.rules.views
+        return [
+            name
+            for name, view in views.items()
+            if view.kind == "items"
+            and all(other.table != view.table for key, other in views.items() if key != name)
+        ]

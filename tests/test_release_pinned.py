@@ -18,7 +18,7 @@ from toolkit.job_config import JobSettings
 from toolkit.scrub import Keyring
 
 REPO = Path(__file__).parent.parent
-PINNED = "9424728c02bcd11fc74eef4e27b0e69b34c2c57fa49d194b046047e9ac2fdb57"
+PINNED = "1153e6e76c496783a2ef7f3c4e57be44d2fe4b75928296072be01985f37422b3"
 KEY = Keyring(b"a pinned release secret, long enough", "TOOLKIT_SECRET")
 
 

@@ -493,14 +493,24 @@ def test_markdown_values_show_as_themselves(value: str, escaped: str) -> None:
     assert md_escape(value) == escaped
 
 
-def test_a_locally_recoded_column_shows_its_persons_per_step(envelope: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("key", "shown", "meaning"),
+    [
+        ("persons_per_step", "(6 persons released; 4 classify:industries; 3 withheld)", "person by person"),
+        ("rows_per_step", "(6 rows released; 4 classify:industries; 3 withheld)", "row by row"),
+    ],
+)
+def test_a_locally_recoded_column_shows_its_persons_or_rows_per_step(
+    envelope: dict[str, Any], key: str, shown: str, meaning: str
+) -> None:
     local = copy.deepcopy(envelope)
     column = local["risk"]["columns"]["profiles.employer"]
-    column.update(step="local", persons_per_step={"released": 6, "classify:industries": 4, "withheld": 3})
+    step = "local:rows" if key == "rows_per_step" else "local"
+    column.update({"step": step, key: {"released": 6, "classify:industries": 4, "withheld": 3}})
     card = render_card(local)
     for page in ("README.md", "report.html"):
-        assert "(6 released; 4 classify:industries; 3 withheld)" in card[page]
-        assert "coarsened person by person" in card[page]
+        assert shown in card[page]
+        assert f"coarsened {meaning}" in card[page]
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from toolkit.job_config import JobSettings
 from toolkit.scrub import Keyring
 
 REPO = Path(__file__).parent.parent
-PINNED = "1153e6e76c496783a2ef7f3c4e57be44d2fe4b75928296072be01985f37422b3"
+PINNED = "83a1abcb4cdf1c24ab93544bf5c48127045e4690d064c55bbbf6e2a2ad7c4b46"
 KEY = Keyring(b"a pinned release secret, long enough", "TOOLKIT_SECRET")
 
 

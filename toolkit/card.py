@@ -212,6 +212,11 @@ def explain_step(step: str) -> str:
         return "a quasi-identifier, released as it is (an items view may withhold some of its rows)"
     if kind == "withheld":
         return "withheld: every value null in the release"
+    if kind == "local" and argument == "rows":
+        return (
+            "coarsened row by row: each item keeps the finest step at which it, and each pair of items of "
+            "its person, is shared by at least k persons"
+        )
     if kind == "local":
         return "coarsened person by person: each group of at least k persons keeps the finest step it shares"
     if kind == "frequent":
@@ -427,9 +432,13 @@ def explain_token(form: str, scrubbed: Iterable[str], coarsened: Mapping[str, li
     return f"{what} that fewer than k persons share: a web search for it could find the person"
 
 
-def _persons_per_step(counts: Mapping[str, int]) -> str:
-    """' (6 released; 3 withheld)' for a column recoded locally, else nothing."""
-    return f" ({'; '.join(f'{persons} {step}' for step, persons in counts.items())})" if counts else ""
+def _per_step(counts: Mapping[str, int], what: str) -> str:
+    """' (6 persons released; 3 withheld)' for a column recoded locally, else nothing."""
+    told = [
+        f"{count} {what} {step}" if at == 0 else f"{count} {step}"
+        for at, (step, count) in enumerate(counts.items())
+    ]
+    return f" ({'; '.join(told)})" if counts else ""
 
 
 def _coarsened(risk_columns: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -439,7 +448,8 @@ def _coarsened(risk_columns: Mapping[str, Mapping[str, Any]]) -> list[dict[str, 
             "level": int(column["level"]),
             "step": str(column["step"]),
             "meaning": explain_step(str(column["step"]))
-            + _persons_per_step(column.get("persons_per_step", {})),
+            + _per_step(column.get("persons_per_step", {}), "persons")
+            + _per_step(column.get("rows_per_step", {}), "rows"),
             "distinct_before": int(column["distinct_before"]),
             "distinct_after": int(column["distinct_after"]),
             "information_loss": float(column["information_loss"]),

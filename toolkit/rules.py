@@ -907,6 +907,11 @@ class PhraseRules(_Frozen):
     function_words: tuple[str, ...] = Field(
         default=(), description="Words that neither open nor close a phrase (at, the, he...)."
     )
+    restated: dict[str, tuple[str, ...]] = Field(
+        default_factory=dict,
+        description="A column of `columns` -> the ladder columns whose coarsened values are replaced inside "
+        "its values where it is recoded person by person (never a whole value: that is its own).",
+    )
 
     @field_validator("types")
     @classmethod
@@ -1156,6 +1161,13 @@ def load_risk_rules(rules_dir: Path | None = None) -> RiskRules:
             raise RulesError(
                 shown, key, f"{column!r} is not released text (scrub or keep:<shape> in {PRIVACY_FILE})"
             )
+    for column, named in risk.phrases.restated.items():
+        key = f"phrases.restated.{column}"
+        if column not in risk.phrases.columns:
+            raise RulesError(shown, key, f"{column!r} is not one of phrases.columns")
+        for other in named:
+            if other not in viewed or other == column:
+                raise RulesError(shown, key, f"{other!r} is not another column of a view")
     return RiskRules(
         enabled=risk.enabled,
         phrases=risk.phrases,

@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 from tests.conftest import REPO_RULES
 from tests.risk.helpers import release, risk_rules
 from toolkit.risk import RiskPlan, plan_risk
-from toolkit.rules import Classification, Step, View, load_risk_rules
+from toolkit.risk.ladders import LOCAL
+from toolkit.risk.phrases import PhraseFinder, phrase_keys
+from toolkit.rules import Classification, PhraseRules, Step, View, load_privacy_rules, load_risk_rules
 from tools import kanon
 
 NETWORK = {"network": View(kind="record", columns=("profiles.employer", "profiles.country"))}
@@ -182,3 +184,35 @@ def test_the_column_worth_least_gives_way(worth: dict[str, float], kept: str) ->
     gone = ({"employer", "country"} - {kept}).pop()
     assert profiles[kept].null_count() == 0
     assert profiles[gone].null_count() == profiles.height
+
+
+# Three engineers at Blue whose title names Acme, and three chefs alone at their firms (Acme among them):
+# the engineers keep their title as it is, while Acme is withheld for the chef who works there.
+RESTATING = [("Blue", "Engineer at Acme")] * 3 + [("Acme", "Chef at Acme"), ("Cobalt", "Chef"), ("Dune", "Head Chef")]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("restated", "title"), [({}, "Engineer at Acme"), ({"profiles.title": ("profiles.employer",)}, "Engineer at <EMPLOYER>")]
+)  # fmt: skip
+def test_a_title_kept_as_it_is_loses_an_employer_the_release_coarsened(
+    restated: dict[str, tuple[str, ...]], title: str
+) -> None:
+    ids = [f"p{index:03d}" for index in range(len(RESTATING))]
+    tables = release(ids)
+    tables["profiles"] = pl.LazyFrame(
+        {"profile_id": ids, "employer": [e for e, _ in RESTATING], "title": [t for _, t in RESTATING]}
+    )
+    views = {"network": View(kind="record", columns=("profiles.employer", "profiles.title"))}
+    functions = Classification(default="other", groups={"engineering": ("engineer",), "kitchen": ("chef",)})
+    phrases = PhraseRules(columns=("profiles.title",), restated=restated)
+    rules = risk_rules(
+        views, {"profiles.title": [Step(classify=("functions",))]}, k=3, max_suppressed=0.0,
+        classifications={"functions": functions},
+    ).model_copy(update={"phrases": phrases})  # fmt: skip
+    finder = PhraseFinder(phrases, load_privacy_rules(REPO_RULES))
+    found = phrase_keys({"profiles": tables["profiles"].collect()}, phrases, finder)
+    plan = plan_risk(tables, rules, found.lazy(), finder)
+    assert plan.levels["profiles.title"] == plan.levels["profiles.employer"] == LOCAL
+    profiles = _released(tables, plan, "profiles").sort("profile_id")
+    assert profiles["title"].to_list() == [title] * 3 + ["kitchen"] * 3
+    assert plan.to_json()["restated_columns"] == sorted(restated)

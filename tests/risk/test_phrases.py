@@ -15,6 +15,7 @@ from toolkit.risk.phrases import (
     PhraseRewriter,
     phrase_key,
     phrase_keys,
+    restated_keys,
     value_keys,
 )
 from toolkit.rules import load_risk_rules
@@ -66,6 +67,28 @@ def test_values_of_a_coarsened_column_are_replaced_in_text_whatever_their_count(
     assert (
         PhraseRewriter(finder, shared=everything, forced=forced)(text) == "At <EMPLOYER> and at <EMPLOYER>."
     )
+
+
+@pytest.mark.parametrize(
+    ("value", "restated"),
+    [
+        ("Engineer at Marigold Health", "Engineer at <EMPLOYER>"),
+        ("Marigold Health Research Lab", "<EMPLOYER> Research Lab"),
+        ("Marigold Health", "Marigold Health"),  # the whole value: the column's own, its view guards it
+        ("Marigold Health.", "Marigold Health."),
+        ("Engineer at Zylophone Labs", "Engineer at Zylophone Labs"),  # rare, but restating cuts only names
+        ("Engineer at Blue", "Engineer at Blue"),  # not a coarsened value
+        ("Software Engineer", "Software Engineer"),  # "Software" names no employer
+        ("Blue Heron Systems Applied Research", "<EMPLOYER> Research"),
+    ],
+)
+def test_restating_replaces_only_coarsened_values_inside_a_value(
+    finder: PhraseFinder, value: str, restated: str
+) -> None:
+    forced = restated_keys(
+        finder, {"employer": {"Marigold Health", "Software", "Blue Heron Systems, Applied"}}
+    )
+    assert PhraseRewriter(finder, shared=(), forced=forced, restating=True)(value) == restated
 
 
 @given(st.text(max_size=200))

@@ -140,6 +140,16 @@ def _set(path: str, value: Any) -> Any:
             "text.follows.profiles.summary",
             "no column of the policy",
         ),
+        (
+            _set("phrases/restated", {"profiles.employer": ["profiles.title"]}),
+            "phrases.restated.profiles.employer",
+            "not one of phrases.columns",
+        ),
+        (
+            _set("phrases/restated", {"profiles.title": ["profiles.summary"]}),
+            "phrases.restated.profiles.title",
+            "not another column of a view",
+        ),
         (_set("views/text_terms/max_withheld", 1.0), "views.text_terms.max_withheld", "less than 1"),
         (
             _set("views/professional_network/max_withheld", 0.5),

@@ -17,7 +17,8 @@ written.
 
 Local recoding (`recoding: local`, the default) then refines record, set and sequence views where global
 recoding was too coarse: each class is split into groups of at least k persons released at finer levels
-(`toolkit.risk.local`).
+(`toolkit.risk.local`), and each row of an items view takes the finest levels at which its items and
+pairs of items are still shared by k persons (`toolkit.risk.local_items`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from typing import Any
 import polars as pl
 
 from toolkit.risk.ladders import LOCAL, PERSON, ROW, Ladders, person_frames, split_column
-from toolkit.risk.phrases import PhraseFinder, PhraseRewriter, value_keys
+from toolkit.risk.phrases import PhraseFinder, PhraseRewriter, restated_keys, value_keys
 from toolkit.risk.recode import choose_recoding, column_loss, steps_of
 from toolkit.risk.search import Search
 from toolkit.risk.views import Exposure, Population
@@ -61,6 +62,8 @@ class ColumnLevel:
     persons_per_step: dict[str, int] = field(default_factory=dict)
     """Recoded locally: how many persons released are at each step (`level` is then the global level,
     the coarsest any person has)."""
+    rows_per_step: dict[str, int] = field(default_factory=dict)
+    """Recoded row by row (an items view's column): how many rows released are at each step."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,9 @@ class RiskPlan:
     """The recoding's loss, the search's measure (`toolkit.risk.recode.loss`), by which it was chosen."""
     ladders: Ladders | None = field(default=None, repr=False, compare=False)
     rewriter: PhraseRewriter | None = field(default=None, repr=False, compare=False)
+    restaters: dict[str, PhraseRewriter] = field(default_factory=dict, repr=False, compare=False)
+    """Per column recoded person by person that names others (`phrases.restated`): the rewriter of the
+    coarsened values of those columns inside its values."""
     phrases: dict[str, dict[str, int]] = field(default_factory=dict)
     """Per token type, the distinct phrases of free text kept and replaced."""
     phrase_columns: tuple[str, ...] = ()
@@ -102,7 +108,8 @@ class RiskPlan:
 
     def apply(self, table: str, rows: pl.LazyFrame, rewrite: bool = True) -> pl.LazyFrame:
         """`table`'s released rows (all parts, in order) with the plan applied; `rewrite=False` when the
-        free text was already rewritten, part by part (`rewritten_columns`, by the job's workers)."""
+        free text was already rewritten, part by part (`rewritten_columns`, by the job's workers). The
+        columns recoded person by person are restated here in either case (`restaters`)."""
         if self.ladders is None:
             return rows
         gone = pl.Series("profile_id", sorted(self.suppressed), dtype=pl.String)
@@ -120,6 +127,14 @@ class RiskPlan:
             if level and split_column(column)[0] == table
         ]
         kept = kept.with_columns(coarsened).drop(ROW) if coarsened else kept.drop(ROW)
+        restated = [
+            (split_column(column)[1], restater)
+            for column, restater in self.restaters.items()
+            if split_column(column)[0] == table
+        ]
+        if restated:
+            schema = kept.collect_schema()
+            kept = kept.with_columns(restater.expr(name, schema[name]) for name, restater in restated)
         if rewrite and self.rewriter is not None:
             schema = kept.collect_schema()
             texts = [self.rewriter.expr(name, schema[name]) for name in self.rewritten_columns(table)]
@@ -153,6 +168,7 @@ class RiskPlan:
                 for column in self.phrase_columns
                 if self.rewriter is not None and not self.levels.get(column)
             ],
+            "restated_columns": sorted(self.restaters),
             "columns": {
                 level.column: {
                     "level": level.level,
@@ -162,6 +178,7 @@ class RiskPlan:
                     "information_loss": level.information_loss,
                 }
                 | ({"persons_per_step": level.persons_per_step} if level.persons_per_step else {})
+                | ({"rows_per_step": level.rows_per_step} if level.rows_per_step else {})
                 for level in self.columns
             },
         }
@@ -206,10 +223,13 @@ def plan_risk(
     gone = search.everyone.filter(~search.everyone.is_in(final.alive.implode()))
     pseudonyms = ids.filter(pl.col(PERSON).is_in(gone.implode())).get_column("profile_id")
     rewriter: PhraseRewriter | None = None
+    restaters: dict[str, PhraseRewriter] = {}
     phrase_counts: dict[str, dict[str, int]] = {}
     if phrases is not None and finder is not None and rules.phrases is not None:
         kept = ids.filter(~pl.col(PERSON).is_in(gone.implode())).get_column("profile_id")
-        rewriter, phrase_counts = _rewriter(phrases, kept, rules, ladders, applied, finder, phrases_distinct)
+        rewriter, restaters, phrase_counts = _rewriter(
+            phrases, kept, rules, ladders, applied, finder, phrases_distinct
+        )
     ladders.settle(applied)
     return RiskPlan(
         persons=ids.height,
@@ -221,6 +241,7 @@ def plan_risk(
         loss=chosen.loss,
         ladders=ladders,
         rewriter=rewriter,
+        restaters=restaters,
         phrases=phrase_counts,
         phrase_columns=tuple(rules.phrases.columns) if rewriter and rules.phrases else (),
         levels=applied,
@@ -229,7 +250,7 @@ def plan_risk(
 
 def _column_level(search: Search, column: str, level: int, applied: int, final: Population) -> ColumnLevel:
     """The report's account of `column`: the level `applied`, or where that is `LOCAL`, the global `level`
-    and the persons with a value there (`persons_shown`) by step."""
+    and the persons with a value there (`persons_shown`) by step (recoded row by row: the rows)."""
     ladders = search.ladders
     everyone = Population(search.everyone, {})
     distinct = (_distinct(ladders, column, 0, everyone), _distinct(ladders, column, applied, final))
@@ -237,13 +258,16 @@ def _column_level(search: Search, column: str, level: int, applied: int, final: 
         return ColumnLevel(
             column, applied, ladders.label(column, applied), *distinct, round(search.loss(column, applied), 4)
         )
+    per_step = {ladders.label(column, step): count for step, count in steps_of(search, column, final)}
+    by_rows = column in ladders.local_rows
     return ColumnLevel(
         column,
         level,
         ladders.label(column, LOCAL),
         *distinct,
         round(column_loss(search, column, LOCAL, final), 4),
-        {ladders.label(column, step): persons for step, persons in steps_of(search, column, final)},
+        persons_per_step={} if by_rows else per_step,
+        rows_per_step=per_step if by_rows else {},
     )
 
 
@@ -255,9 +279,10 @@ def _rewriter(
     levels: Mapping[str, int],
     finder: PhraseFinder,
     distinct: bool,
-) -> tuple[PhraseRewriter, dict[str, dict[str, int]]]:
-    """The rewriter of free text, and per token type the distinct phrases kept (shared by k persons, and
-    of a type not always replaced) and replaced. Phrases are counted over the persons released."""
+) -> tuple[PhraseRewriter, dict[str, PhraseRewriter], dict[str, dict[str, int]]]:
+    """The rewriter of free text, the restaters of the columns recoded person by person (`restated`),
+    and per token type the distinct phrases kept (shared by k persons, and of a type not always replaced)
+    and replaced. Phrases are counted over the persons released."""
     persons = pl.len() if distinct else pl.col("profile_id").n_unique()
     counted = (
         phrases.filter(pl.col("profile_id").is_in(kept.implode()))
@@ -273,6 +298,32 @@ def _rewriter(
         .agg(kept_as_is.sum().alias("kept"), (~kept_as_is).sum().alias("replaced"))
         .sort("kind")
     )
+    coarsened = _coarsened_values(ladders, levels)
+    by_name: dict[str, set[str]] = {}
+    for column, values in coarsened.items():
+        by_name.setdefault(split_column(column)[1], set()).update(values)
+    rewriter = PhraseRewriter(finder, shared.get_column("phrase").to_list(), value_keys(finder, by_name))
+    assert rules.phrases is not None  # the caller checked
+    restaters = {
+        column: PhraseRewriter(
+            finder,
+            (),
+            restated_keys(finder, {split_column(o)[1]: coarsened.get(o, set()) for o in named}),
+            restating=True,
+        )
+        for column, named in rules.phrases.restated.items()
+        if levels.get(column) == LOCAL
+    }
+    return (
+        rewriter,
+        restaters,
+        {kind: {"kept": kept_n, "replaced": gone_n} for kind, kept_n, gone_n in figures.iter_rows()},
+    )
+
+
+def _coarsened_values(ladders: Ladders, levels: Mapping[str, int]) -> dict[str, set[str]]:
+    """Per text column coarsened (for some rows at least), its released values that some row no longer
+    shows."""
     coarsened: dict[str, set[str]] = {}
     for column, level in levels.items():
         if level and ladders.dtypes[column] == pl.String:
@@ -281,11 +332,8 @@ def _rewriter(
             changed = frame.select(pl.col(name), ladders.expr(column, level).alias("_new")).filter(
                 pl.col(name).is_not_null() & pl.col(name).ne_missing(pl.col("_new"))
             )
-            coarsened.setdefault(name, set()).update(changed.get_column(name).unique().to_list())
-    rewriter = PhraseRewriter(finder, shared.get_column("phrase").to_list(), value_keys(finder, coarsened))
-    return rewriter, {
-        kind: {"kept": kept_n, "replaced": gone_n} for kind, kept_n, gone_n in figures.iter_rows()
-    }
+            coarsened[column] = set(changed.get_column(name).unique().to_list())
+    return coarsened
 
 
 def _distinct(ladders: Ladders, column: str, level: int, population: Population) -> int:

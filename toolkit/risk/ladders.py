@@ -2,7 +2,8 @@
 
 Level 0 is the value as released, level i applies the i-th step of the column's ladder in
 `rules/risk.yaml` to the released value, and the level after the last step withholds the column (null).
-Every level above 0 is text. A column recoded locally (`LOCAL`) has a level per person instead, and is text.
+Every level above 0 is text. A column recoded locally (`LOCAL`) has a level per person instead (an items
+view's column: per row), and is text.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ PERSON = "person"
 ROW = "row"
 """The column that numbers a table's released rows in the order of its staged parts."""
 LOCAL = -1
-"""The level of a column recoded person by person: each person's level is in `Ladders.local`."""
+"""The level of a column recoded person by person (each person's level is in `Ladders.local`) or row by row
+(each row's level is in `Ladders.local_rows`)."""
 KEYED_TOKEN = r"<[A-Z][A-Z_]*_[0-9a-f]{8}>"
 """A keyed token of the scrubber: a value holding one is never kept because k persons share it (the same
 token in k records is a join key between releases made with the same key)."""
@@ -69,6 +71,8 @@ class Ladders:
         """The released `profile_id` of each person, in person order."""
         self.local: dict[str, pl.Series] = {}
         """Per column recoded locally, each person's level (indexed by person)."""
+        self.local_rows: dict[str, pl.Series] = {}
+        """Per column recoded row by row, each row's level (indexed by `row`)."""
         self.dtypes = {c: frames[split_column(c)[0]].schema[split_column(c)[1]] for c in rules.ladders}
         self.classifiers = {name: Classifier(c) for name, c in rules.classifications.items()}
         self._mappings: dict[tuple[str, int], tuple[pl.Series, pl.Series]] = {}
@@ -117,15 +121,21 @@ class Ladders:
         self.local[column] = levels.cast(pl.UInt8)
         self._codes.pop((column, LOCAL), None)
 
+    def localize_rows(self, column: str, levels: pl.Series) -> None:
+        """Recode `column` row by row: the row numbered i at `levels[i]` (`expr(column, LOCAL)`)."""
+        self.local_rows[column] = levels.cast(pl.UInt8)
+        self._codes.pop((column, LOCAL), None)
+
     def unlocalize(self) -> None:
-        """Every column back to its global level: no column recoded person by person."""
-        for column in self.local:
+        """Every column back to its global level: no column recoded person by person or row by row."""
+        for column in (*self.local, *self.local_rows):
             self._codes.pop((column, LOCAL), None)
         self.local.clear()
+        self.local_rows.clear()
 
     def label(self, column: str, level: int) -> str:
         if level == LOCAL:
-            return "local"
+            return "local:rows" if column in self.local_rows else "local"
         if level == 0:
             return "released"
         if level == self.top(column):
@@ -136,11 +146,14 @@ class Ladders:
         """`column` (its bare name) at `level`, computed from the released value (a step that classifies
         another column: from that column as these frames hold it, looked up by the row's `row` number, since
         the text pass may rewrite it later); at `LOCAL`, at the level of the row's person, whose number is
-        `person` (default: the frames' `person` column)."""
+        `person` (default: the frames' `person` column), or of the row (by its `row` number)."""
         name = split_column(column)[1]
         value = pl.col(name)
         if level == LOCAL:
-            at = pl.lit(self.local[column]).gather(pl.col(PERSON) if person is None else person)
+            if column in self.local_rows:
+                at = pl.lit(self.local_rows[column]).gather(pl.col(ROW))
+            else:
+                at = pl.lit(self.local[column]).gather(pl.col(PERSON) if person is None else person)
             steps = [self.expr(column, finer).cast(pl.String) for finer in range(self.top(column))]
             return pl.coalesce(pl.when(at == finer).then(step) for finer, step in enumerate(steps)).alias(
                 name

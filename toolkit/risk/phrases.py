@@ -35,6 +35,10 @@ _CANDIDATE = regex.compile(
     r"(?![\p{L}\p{N}])"
 )
 _WORDS = regex.compile(r"\S+")
+_PLAIN_WORD = regex.compile(r"[\p{L}\p{N}](?:[\p{L}\p{N}'\u2019+#.&\-]*[\p{L}\p{N}+#])?")
+"""A word without the punctuation around it (restating reads every word, not only capitalised ones)."""
+_RESTATED_WORDS = 8
+"""The longest run of words that restating looks up as a value."""
 PHRASE_SCHEMA: dict[str, pl.DataType] = {
     "profile_id": pl.String(),
     "phrase": pl.UInt64(),
@@ -175,14 +179,30 @@ def phrase_keys(tables: Mapping[str, pl.DataFrame], rules: PhraseRules, finder: 
 
 class PhraseRewriter:
     """Rewrites free text: each candidate phrase not shared by k persons, or always replaced, or a value
-    of a coarsened column (`forced`), becomes its typed token."""
+    of a coarsened column (`forced`), becomes its typed token. With `restating`, only the values of
+    coarsened columns are replaced, wherever they stand in a phrase ("Acme Research Lab"), but never as
+    the whole text."""
 
-    def __init__(self, finder: PhraseFinder, shared: Collection[int], forced: Mapping[int, str]) -> None:
+    def __init__(
+        self,
+        finder: PhraseFinder,
+        shared: Collection[int],
+        forced: Mapping[int, str],
+        restating: bool = False,
+    ) -> None:
         self.finder = finder
         self.shared = frozenset(shared)
         self.forced = dict(forced)
+        self.restating = restating
+        self._restated_values: dict[str, str] = {}
 
     def __call__(self, text: str) -> str:
+        if self.restating:  # values of a column recoded person by person: few, and many times each
+            if text not in self._restated_values:
+                if len(self._restated_values) >= _CHAINS_HELD:
+                    self._restated_values.clear()
+                self._restated_values[text] = self._restated(text)
+            return self._restated_values[text]
         pieces, at = [], 0
         for phrase in self.finder(text):
             kind = self.forced.get(phrase.key)
@@ -191,6 +211,24 @@ class PhraseRewriter:
             if kind is not None:
                 pieces += [text[at : phrase.start], f"<{kind}>"]
                 at = phrase.end
+        pieces.append(text[at:])
+        return "".join(pieces)
+
+    def _restated(self, text: str) -> str:
+        """`text` with each run of its words (up to `_RESTATED_WORDS`) that is a value of `forced`
+        replaced, the longest first, unless the run is the whole text."""
+        words = [(word.start(), word.end(), _fold_word(word[0])) for word in _PLAIN_WORD.finditer(text)]
+        pieces, at, first = [], 0, 0
+        while first < len(words):
+            for last in range(min(len(words), first + _RESTATED_WORDS), first, -1):
+                start, end = words[first][0], words[last - 1][1]
+                kind = self.forced.get(phrase_key(" ".join(word for *_, word in words[first:last])))
+                if kind is not None and (_PLAIN_WORD.search(text[:start]) or _PLAIN_WORD.search(text[end:])):
+                    pieces += [text[at:start], f"<{kind}>"]
+                    at, first = end, last
+                    break
+            else:
+                first += 1
         pieces.append(text[at:])
         return "".join(pieces)
 
@@ -220,4 +258,18 @@ def value_keys(finder: PhraseFinder, values: Mapping[str, Collection[str]]) -> d
             for phrase in finder(f"at {value}"):
                 if phrase.kind != "NUMBER":
                     keys.setdefault(phrase.key, column.upper())
+    return keys
+
+
+def restated_keys(finder: PhraseFinder, values: Mapping[str, Collection[str]]) -> dict[int, str]:
+    """Key of a whole value's words (as restating reads a text) -> token type, for the values of coarsened
+    columns (`values`: the column's bare name -> its values), but a single everyday, allowed or function
+    word: "Software" (an employer scraped without its first word) would cut "Software Engineer"."""
+    plain = finder.common | finder.allowed | finder.function_words
+    keys: dict[int, str] = {}
+    for column, column_values in sorted(values.items()):
+        for value in column_values:
+            words = [_fold_word(word[0]) for word in _PLAIN_WORD.finditer(value)]
+            if len(words) > 1 or (words and words[0] not in plain):
+                keys.setdefault(phrase_key(" ".join(words)), column.upper())
     return keys

@@ -20,6 +20,7 @@ import polars as pl
 
 from toolkit.risk.ladders import LOCAL
 from toolkit.risk.local import localize
+from toolkit.risk.local_items import refine_items, row_steps
 from toolkit.risk.search import Search
 from toolkit.risk.views import Population, persons_shown
 
@@ -34,13 +35,15 @@ class Recoding:
     population: Population
     """The persons alive and the rows withheld."""
     applied: dict[str, int]
-    """The level released: the global one, or `LOCAL` (the person's level is in `Ladders.local`)."""
+    """The level released: the global one, or `LOCAL` (the person's level is in `Ladders.local`, or the
+    row's in `Ladders.local_rows`)."""
     loss: float
 
 
 def choose_recoding(search: Search) -> Recoding:
     """The recoding of least `loss`: with `recoding: global`, the search's; with `local`, the best of the
-    search under each of `CAPS`, recoded locally. Leaves the chosen local levels in `search.ladders`."""
+    search under each of `CAPS`, recoded locally, and then the items views refined row by row
+    (`refine_items`). Leaves the chosen local levels in `search.ladders`."""
     if search.rules.recoding != "local":
         levels = search.coarsen()
         population = search.withhold(levels)
@@ -67,7 +70,10 @@ def choose_recoding(search: Search) -> Recoding:
     for column, levels_of_persons in local.items():
         search.ladders.localize(column, levels_of_persons)
     search.ladders.forget_codes(chosen.levels)
-    return replace(chosen, population=search.withhold_items(chosen.levels, chosen.population))
+    population = search.withhold_items(chosen.levels, chosen.population)
+    refined = refine_items(search.rules, search.ladders, chosen.levels, population)
+    search.ladders.forget_codes({**chosen.levels, **refined})
+    return replace(chosen, population=population, applied={**chosen.applied, **refined})
 
 
 def loss(search: Search, applied: dict[str, int], population: Population) -> float:
@@ -92,7 +98,8 @@ def loss(search: Search, applied: dict[str, int], population: Population) -> flo
 
 
 def column_loss(search: Search, column: str, level: int, population: Population) -> float:
-    """The loss of `column` at `level`; recoded locally, the mean over the persons shown of their level's."""
+    """The loss of `column` at `level`; recoded locally, the mean over the persons shown of their level's
+    (row by row: over the rows shown)."""
     if level != LOCAL:
         return search.loss(column, level)
     steps = steps_of(search, column, population)
@@ -101,8 +108,10 @@ def column_loss(search: Search, column: str, level: int, population: Population)
 
 
 def steps_of(search: Search, column: str, population: Population) -> Sequence[tuple[int, int]]:
-    """Of a column recoded locally: (level, persons shown at it), finest first."""
+    """Of a column recoded locally: (level, persons shown at it), finest first (row by row: rows)."""
     ladders = search.ladders
+    if column in ladders.local_rows:
+        return row_steps(ladders, population, column)
     per_person = ladders.local[column].gather(persons_shown(ladders, population, column))
     counts = per_person.value_counts().sort(per_person.name)
     return [(int(step), int(persons)) for step, persons in counts.iter_rows()]

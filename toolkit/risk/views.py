@@ -148,13 +148,13 @@ def item_sizes(
     mask = population.rows(ladders, view.table)
     frame = ladders.frames[view.table].filter(mask)
     person = frame.get_column(PERSON).to_numpy()
-    item, width = _item_codes([ladders.codes(column, levels[column]).filter(mask) for column in view.columns])
-    single, size = _supports(person, item, width, view.m, k)
+    item, width = item_codes([ladders.codes(column, levels[column]).filter(mask) for column in view.columns])
+    single, size = supports(person, item, width, view.m, k)
     give_back()
     return ItemSizes(frame.get_column(ROW).to_numpy(), person, item, single, size)
 
 
-def _supports(
+def supports(
     person: NDArray[np.uint32], item: Codes, width: int, m: int, k: int | None
 ) -> tuple[Codes, Codes]:
     """Per row, given by its person and its item's code (below `width`): `single` and `size` of
@@ -172,7 +172,7 @@ def _supports(
     return single[at], size[at]
 
 
-def _item_codes(columns: list[pl.Series]) -> tuple[Codes, int]:
+def item_codes(columns: list[pl.Series]) -> tuple[Codes, int]:
     """One code per row for the values of `columns` together (a null is a value), and a bound on the codes:
     a column's codes are dense ranks from 1 (0: null); several columns' codes are made dense again (once,
     or before a product of codes could pass 2^62). Codes fit 32 bits: there are fewer than rows."""
@@ -184,13 +184,13 @@ def _item_codes(columns: list[pl.Series]) -> tuple[Codes, int]:
         values = column.fill_null(0).cast(pl.Int64).to_numpy()
         span = int(values.max(initial=0)) + 1
         if width * span > 2**62:
-            dense, width = _dense(code)
-            code = dense.astype(np.int64)
+            renumbered, width = dense_codes(code)
+            code = renumbered.astype(np.int64)
         code, width = code * span + values, width * span
-    return _dense(code)
+    return dense_codes(code)
 
 
-def _dense(code: NDArray[np.int64]) -> tuple[Codes, int]:
+def dense_codes(code: NDArray[np.int64]) -> tuple[Codes, int]:
     """`code` renumbered 0, 1, ... in the order of its values, and how many distinct values it has. By a
     sort: `np.unique` hashes in numpy 2, several times slower on these arrays."""
     order = np.argsort(code)
@@ -206,7 +206,7 @@ def _distinct_pairs(person: NDArray[np.uint32], item: Codes, width: int) -> tupl
     """The distinct (person, item) of the rows, as `person * width + item` sorted (by person, then item),
     and each row's place among them."""
     key = person.astype(np.int64) * width + item
-    at, count = _dense(key)
+    at, count = dense_codes(key)
     distinct = np.empty(count, dtype=np.int64)
     distinct[at] = key
     return distinct, at
@@ -265,10 +265,10 @@ def withheld_items(
     gone = population.withheld.get(table, pl.Series(ROW, [], dtype=pl.UInt32))
     frame = ladders.frames[table]
     row, person = frame.get_column(ROW).to_numpy(), frame.get_column(PERSON).to_numpy()
-    item, width = _item_codes([ladders.codes(column, levels[column]) for column in view.columns])
+    item, width = item_codes([ladders.codes(column, levels[column]) for column in view.columns])
     kept = np.flatnonzero(population.rows(ladders, table).to_numpy()).astype(np.int32)  # rows still released
     for round_number in range(10_000):
-        single, size = _supports(person[kept], item[kept], width, view.m, k)
+        single, size = supports(person[kept], item[kept], width, view.m, k)
         rare = size < k
         if not rare.any():
             give_back()
@@ -318,7 +318,7 @@ def thinned_sets(
     gone = population.withheld.get(table, pl.Series(ROW, [], dtype=pl.UInt32))
     mask = population.rows(ladders, table)
     frame = ladders.frames[table].filter(mask)
-    item, width = _item_codes([ladders.codes(column, levels[column]).filter(mask) for column in view.columns])
+    item, width = item_codes([ladders.codes(column, levels[column]).filter(mask) for column in view.columns])
     distinct, at = _distinct_pairs(frame.get_column(PERSON).to_numpy(), item, width)
     alive = population.alive.to_numpy()
     owner = np.searchsorted(alive, distinct // width)
@@ -366,7 +366,7 @@ def _thin_sets(
 
 
 def _counted(values: NDArray[np.uint64]) -> tuple[NDArray[np.uint64], NDArray[np.int64]]:
-    """The distinct `values`, sorted, and how often each occurs (by a sort, like `_dense`)."""
+    """The distinct `values`, sorted, and how often each occurs (by a sort, like `dense`)."""
     ordered = np.sort(values)
     starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if values.size else np.zeros(0, np.intp)
     return ordered[starts], np.diff(np.r_[starts, values.size])

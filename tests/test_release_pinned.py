@@ -18,7 +18,7 @@ from toolkit.job_config import JobSettings
 from toolkit.scrub import Keyring
 
 REPO = Path(__file__).parent.parent
-PINNED = "83a1abcb4cdf1c24ab93544bf5c48127045e4690d064c55bbbf6e2a2ad7c4b46"
+PINNED = "cf05e0801575439c6b90251d9c0257c6eb0ff635491a0c09563c347e543a1893"
 KEY = Keyring(b"a pinned release secret, long enough", "TOOLKIT_SECRET")
 
 

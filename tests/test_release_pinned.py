@@ -18,7 +18,7 @@ from toolkit.job_config import JobSettings
 from toolkit.scrub import Keyring
 
 REPO = Path(__file__).parent.parent
-PINNED = "cf05e0801575439c6b90251d9c0257c6eb0ff635491a0c09563c347e543a1893"
+PINNED = "a38451d49e926fb80772a78e62351d80679614aa6a8149bcdf0de4f7cd273604"
 KEY = Keyring(b"a pinned release secret, long enough", "TOOLKIT_SECRET")
 
 

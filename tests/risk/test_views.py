@@ -270,6 +270,11 @@ def test_a_bound_on_withheld_rows_gives_up_only_where_more_would_go(seed: int) -
         ("industries", "NVIDIA", "semiconductors"),
         ("industries", "Marigold Health", "health and life sciences"),
         ("industries", "Okafor & Partners", "consulting"),
+        ("sectors", "semiconductors", "technology"),
+        ("sectors", "consulting", "finance and professional services"),
+        ("sectors", "automotive and aerospace", "industry and trade"),
+        ("sectors", "health and life sciences", "public, health and education"),
+        ("sectors", "other", "other"),
         ("award_kinds", "Gold medal in the National Olympiad in Informatics", "olympiad"),
         ("award_kinds", "Marlow Endowed Fellowship", "fellowship"),
         ("award_kinds", "Best Paper Award", "paper award"),
@@ -291,6 +296,12 @@ def test_a_bound_on_withheld_rows_gives_up_only_where_more_would_go(seed: int) -
 )
 def test_the_shipped_classifications(file: str, value: str, label: str | None) -> None:
     assert Classifier(load_risk_rules().classifications[file])(value) == label
+
+
+def test_every_industry_has_a_sector() -> None:
+    classifications = load_risk_rules().classifications
+    sector = Classifier(classifications["sectors"])
+    assert all(sector(industry) != "other" for industry in classifications["industries"].groups)
 
 
 def test_a_ladders_levels_from_released_to_withheld() -> None:
@@ -343,10 +354,17 @@ def test_codes_forgotten_are_made_again_the_same() -> None:
     assert before == [[1, 1, 2], [1, 1, None], [None, None, None]]
 
 
-def test_a_population_smaller_than_k_cannot_be_released() -> None:
-    view = View(kind="record", columns=("profiles.employer",))
+@pytest.mark.parametrize(
+    "view",
+    [
+        View(kind="record", columns=("profiles.employer",)),
+        View(kind="set", columns=("contributions.repository",)),
+    ],
+)
+def test_a_population_smaller_than_k_cannot_be_released(view: View) -> None:
     rules = risk_rules({"v": view}, k=5, max_suppressed=0.05)
-    tables = release("ABC")
+    contributions = [{"profile_id": person, "repository": "acme/tool"} for person in "ABC"]
+    tables = release("ABC", contributions=contributions)
     tables["profiles"] = pl.DataFrame({"profile_id": list("ABC"), "employer": ["x"] * 3}).lazy()
     plan = plan_risk(tables, rules)
     assert not plan.written

@@ -230,8 +230,9 @@ class Search:
         ranges = [range(floor[column], self.ladders.top(column) + 1) for column in columns]
         persons = self.everyone.len()
         left = cap - int(np.count_nonzero(spent))
-        if view.kind == "record" and persons < self.rules.target(view) and cap < persons:
-            # Fewer persons than k: everyone is below target at every node, over the budget.
+        if view.kind in ("record", "set") and persons < self.rules.target(view) and cap < persons:
+            # Fewer persons than k: everyone is below target at every node (an emptied set too: the
+            # persons without rows are fewer than k), over the budget.
             return self._coarsest(columns, ranges)
         best: tuple[float, tuple[int, ...], NDArray[np.uint32]] | None = None
         clean: list[tuple[int, ...]] = []

@@ -18,7 +18,7 @@ from toolkit.job_config import JobSettings
 from toolkit.scrub import Keyring
 
 REPO = Path(__file__).parent.parent
-PINNED = "a38451d49e926fb80772a78e62351d80679614aa6a8149bcdf0de4f7cd273604"
+PINNED = "1721a73e5470c0fb931ecfd2b246ec65a7acd7a4a0e148d92adc9d901a116fdf"
 KEY = Keyring(b"a pinned release secret, long enough", "TOOLKIT_SECRET")
 
 

@@ -910,7 +910,7 @@ class PhraseRules(_Frozen):
     restated: dict[str, tuple[str, ...]] = Field(
         default_factory=dict,
         description="A column of `columns` -> the ladder columns whose coarsened values are replaced inside "
-        "its values where it is recoded person by person (never a whole value: that is its own).",
+        "the values it keeps as they are while coarsened (never a whole value: that is its own).",
     )
 
     @field_validator("types")

@@ -192,10 +192,21 @@ RESTATING = [("Blue", "Engineer at Acme")] * 3 + [("Acme", "Chef at Acme"), ("Co
 
 
 @pytest.mark.parametrize(
-    ("restated", "title"), [({}, "Engineer at Acme"), ({"profiles.title": ("profiles.employer",)}, "Engineer at <EMPLOYER>")]
+    ("recoding", "title_steps", "restated", "title", "others"),
+    [
+        ("local", [Step(classify=("functions",))], {}, "Engineer at Acme", "kitchen"),
+        ("local", [Step(classify=("functions",))], {"profiles.title": ("profiles.employer",)},
+         "Engineer at <EMPLOYER>", "kitchen"),
+        ("global", [Step(frequent=True)], {"profiles.title": ("profiles.employer",)},
+         "Engineer at <EMPLOYER>", None),
+    ],
 )  # fmt: skip
 def test_a_title_kept_as_it_is_loses_an_employer_the_release_coarsened(
-    restated: dict[str, tuple[str, ...]], title: str
+    recoding: str,
+    title_steps: list[Step],
+    restated: dict[str, tuple[str, ...]],
+    title: str,
+    others: str | None,
 ) -> None:
     ids = [f"p{index:03d}" for index in range(len(RESTATING))]
     tables = release(ids)
@@ -206,13 +217,13 @@ def test_a_title_kept_as_it_is_loses_an_employer_the_release_coarsened(
     functions = Classification(default="other", groups={"engineering": ("engineer",), "kitchen": ("chef",)})
     phrases = PhraseRules(columns=("profiles.title",), restated=restated)
     rules = risk_rules(
-        views, {"profiles.title": [Step(classify=("functions",))]}, k=3, max_suppressed=0.0,
+        views, {"profiles.title": title_steps}, k=3, max_suppressed=0.0,
         classifications={"functions": functions},
-    ).model_copy(update={"phrases": phrases})  # fmt: skip
+    ).model_copy(update={"phrases": phrases, "recoding": recoding})  # fmt: skip
     finder = PhraseFinder(phrases, load_privacy_rules(REPO_RULES))
     found = phrase_keys({"profiles": tables["profiles"].collect()}, phrases, finder)
     plan = plan_risk(tables, rules, found.lazy(), finder)
-    assert plan.levels["profiles.title"] == plan.levels["profiles.employer"] == LOCAL
+    assert plan.levels["profiles.title"] == (LOCAL if recoding == "local" else 1)  # 1: frequent
     profiles = _released(tables, plan, "profiles").sort("profile_id")
-    assert profiles["title"].to_list() == [title] * 3 + ["kitchen"] * 3
+    assert profiles["title"].to_list() == [title] * 3 + [others] * 3
     assert plan.to_json()["restated_columns"] == sorted(restated)

@@ -83,8 +83,8 @@ class RiskPlan:
     ladders: Ladders | None = field(default=None, repr=False, compare=False)
     rewriter: PhraseRewriter | None = field(default=None, repr=False, compare=False)
     restaters: dict[str, PhraseRewriter] = field(default_factory=dict, repr=False, compare=False)
-    """Per column recoded person by person that names others (`phrases.restated`): the rewriter of the
-    coarsened values of those columns inside its values."""
+    """Per column that names others (`phrases.restated`) and is coarsened yet keeps some values as they
+    are: the rewriter of those columns' coarsened values inside its values."""
     phrases: dict[str, dict[str, int]] = field(default_factory=dict)
     """Per token type, the distinct phrases of free text kept and replaced."""
     phrase_columns: tuple[str, ...] = ()
@@ -109,7 +109,7 @@ class RiskPlan:
     def apply(self, table: str, rows: pl.LazyFrame, rewrite: bool = True) -> pl.LazyFrame:
         """`table`'s released rows (all parts, in order) with the plan applied; `rewrite=False` when the
         free text was already rewritten, part by part (`rewritten_columns`, by the job's workers). The
-        columns recoded person by person are restated here in either case (`restaters`)."""
+        columns with a restater are restated here in either case (`restaters`)."""
         if self.ladders is None:
             return rows
         gone = pl.Series("profile_id", sorted(self.suppressed), dtype=pl.String)
@@ -280,7 +280,7 @@ def _rewriter(
     finder: PhraseFinder,
     distinct: bool,
 ) -> tuple[PhraseRewriter, dict[str, PhraseRewriter], dict[str, dict[str, int]]]:
-    """The rewriter of free text, the restaters of the columns recoded person by person (`restated`),
+    """The rewriter of free text, the restaters of the columns that name others (`restated`),
     and per token type the distinct phrases kept (shared by k persons, and of a type not always replaced)
     and replaced. Phrases are counted over the persons released."""
     persons = pl.len() if distinct else pl.col("profile_id").n_unique()
@@ -312,13 +312,21 @@ def _rewriter(
             restating=True,
         )
         for column, named in rules.phrases.restated.items()
-        if levels.get(column) == LOCAL
+        if _keeps_some_values(ladders, column, levels.get(column, 0))
     }
     return (
         rewriter,
         restaters,
         {kind: {"kept": kept_n, "replaced": gone_n} for kind, kept_n, gone_n in figures.iter_rows()},
     )
+
+
+def _keeps_some_values(ladders: Ladders, column: str, level: int) -> bool:
+    """Whether `column` at `level` is coarsened yet shows some values as they are: recoded person by
+    person, or at a `frequent` step (at level 0 the rewriter of free text reads it whole)."""
+    if level == LOCAL:
+        return True
+    return 0 < level < ladders.top(column) and ladders.rules.ladders[column][level - 1].frequent
 
 
 def _coarsened_values(ladders: Ladders, levels: Mapping[str, int]) -> dict[str, set[str]]:

@@ -1039,6 +1039,19 @@ class RiskRules(_Frozen):
         """The largest target among the views that read `column` (what `frequent` counts against)."""
         return max(self.target(view) for view in self.views.values() if column in view.columns)
 
+    def read_by_one_view(self, column: str) -> bool:
+        """Whether only one view reads `column` (recoding it for that view changes no other's classes)."""
+        return sum(column in view.columns for view in self.views.values()) == 1
+
+    def items_apart(self) -> list[str]:
+        """The items views whose table no other view reads."""
+        return [
+            name
+            for name, view in self.views.items()
+            if view.kind == "items"
+            and all(other.table != view.table for key, other in self.views.items() if key != name)
+        ]
+
 
 def _text_rules(risk: RiskFile, policy: PrivacyPolicy, viewed: set[str], shown: str) -> TextRules:
     """Every released text column (kept or scrubbed text, a value or a list) that no risk view reads (the

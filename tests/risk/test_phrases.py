@@ -13,6 +13,7 @@ from toolkit.risk.phrases import (
     PHRASE_SCHEMA,
     PhraseFinder,
     PhraseRewriter,
+    Restater,
     phrase_key,
     phrase_keys,
     restated_keys,
@@ -82,13 +83,13 @@ def test_values_of_a_coarsened_column_are_replaced_in_text_whatever_their_count(
         ("Blue Heron Systems Applied Research", "<EMPLOYER> Research"),
     ],
 )
-def test_restating_replaces_only_coarsened_values_inside_a_value(
+def test_a_restater_replaces_only_coarsened_values_inside_a_value(
     finder: PhraseFinder, value: str, restated: str
 ) -> None:
     forced = restated_keys(
         finder, {"employer": {"Marigold Health", "Software", "Blue Heron Systems, Applied"}}
     )
-    assert PhraseRewriter(finder, shared=(), forced=forced, restating=True)(value) == restated
+    assert Restater(forced)(value) == restated
 
 
 @given(st.text(max_size=200))

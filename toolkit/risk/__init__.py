@@ -30,7 +30,7 @@ from typing import Any
 import polars as pl
 
 from toolkit.risk.ladders import LOCAL, PERSON, ROW, Ladders, person_frames, split_column
-from toolkit.risk.phrases import PhraseFinder, PhraseRewriter, restated_keys, value_keys
+from toolkit.risk.phrases import PhraseFinder, PhraseRewriter, Restater, restated_keys, value_keys
 from toolkit.risk.recode import choose_recoding, column_loss, steps_of
 from toolkit.risk.search import Search
 from toolkit.risk.views import Exposure, Population
@@ -82,9 +82,9 @@ class RiskPlan:
     """The recoding's loss, the search's measure (`toolkit.risk.recode.loss`), by which it was chosen."""
     ladders: Ladders | None = field(default=None, repr=False, compare=False)
     rewriter: PhraseRewriter | None = field(default=None, repr=False, compare=False)
-    restaters: dict[str, PhraseRewriter] = field(default_factory=dict, repr=False, compare=False)
+    restaters: dict[str, Restater] = field(default_factory=dict, repr=False, compare=False)
     """Per column that names others (`phrases.restated`) and is coarsened yet keeps some values as they
-    are: the rewriter of those columns' coarsened values inside its values."""
+    are: what cuts those columns' coarsened values out of its values."""
     phrases: dict[str, dict[str, int]] = field(default_factory=dict)
     """Per token type, the distinct phrases of free text kept and replaced."""
     phrase_columns: tuple[str, ...] = ()
@@ -223,7 +223,7 @@ def plan_risk(
     gone = search.everyone.filter(~search.everyone.is_in(final.alive.implode()))
     pseudonyms = ids.filter(pl.col(PERSON).is_in(gone.implode())).get_column("profile_id")
     rewriter: PhraseRewriter | None = None
-    restaters: dict[str, PhraseRewriter] = {}
+    restaters: dict[str, Restater] = {}
     phrase_counts: dict[str, dict[str, int]] = {}
     if phrases is not None and finder is not None and rules.phrases is not None:
         kept = ids.filter(~pl.col(PERSON).is_in(gone.implode())).get_column("profile_id")
@@ -279,7 +279,7 @@ def _rewriter(
     levels: Mapping[str, int],
     finder: PhraseFinder,
     distinct: bool,
-) -> tuple[PhraseRewriter, dict[str, PhraseRewriter], dict[str, dict[str, int]]]:
+) -> tuple[PhraseRewriter, dict[str, Restater], dict[str, dict[str, int]]]:
     """The rewriter of free text, the restaters of the columns that name others (`restated`),
     and per token type the distinct phrases kept (shared by k persons, and of a type not always replaced)
     and replaced. Phrases are counted over the persons released."""
@@ -305,12 +305,7 @@ def _rewriter(
     rewriter = PhraseRewriter(finder, shared.get_column("phrase").to_list(), value_keys(finder, by_name))
     assert rules.phrases is not None  # the caller checked
     restaters = {
-        column: PhraseRewriter(
-            finder,
-            (),
-            restated_keys(finder, {split_column(o)[1]: coarsened.get(o, set()) for o in named}),
-            restating=True,
-        )
+        column: Restater(restated_keys(finder, {split_column(o)[1]: coarsened.get(o, set()) for o in named}))
         for column, named in rules.phrases.restated.items()
         if _keeps_some_values(ladders, column, levels.get(column, 0))
     }

@@ -18,7 +18,6 @@ groups whose released values happen to be equal only make a larger class.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -47,10 +46,9 @@ def localize(search: Search, levels: Mapping[str, int], population: Population) 
     (`persons_shown`) ended at that one level. A view whose local levels would leave anyone below
     target keeps its global levels (never expected: a guard, not a path)."""
     rules = search.rules
-    readers = Counter(column for view in rules.views.values() for column in view.columns)
     applied: dict[str, int] = {}
     for view in rules.views.values():
-        columns = [column for column in view.columns if readers[column] == 1 and levels[column] > 0]
+        columns = [c for c in view.columns if rules.read_by_one_view(c) and levels[c] > 0]
         if view.kind == "items" or not columns:
             continue
         found = _Splitter(search, view, levels, population, columns).run()

@@ -14,12 +14,11 @@ any finer row of its person (others left its value: the rest of a split must be 
 Mondrian) gives back every row proposed from its value. Rows only go back, so the loop ends, at the worst
 where it began, which met the target. A row whose value one step finer would keep a keyed token of the
 scrubber is never proposed (the token is a join key). Only columns that no other view reads are refined,
-in views whose table no other view reads, so no other view's classes change.
+in views whose table no other view reads (`RiskRules.items_apart`), so no other view's classes change.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -28,7 +27,7 @@ from numpy.typing import NDArray
 
 from toolkit.memory import give_back
 from toolkit.risk.ladders import KEYED_TOKEN, LOCAL, PERSON, ROW, Ladders, split_column
-from toolkit.risk.views import Population, dense_codes, supports
+from toolkit.risk.views import Population, dense_codes, item_codes, supports
 from toolkit.rules import RiskRules, View
 
 _ONE_AT_A_TIME = 25
@@ -40,12 +39,11 @@ def refine_items(
 ) -> dict[str, int]:
     """Refine the items views' columns row by row (`Ladders.localize_rows`) and return the level each
     refined column then has: `LOCAL`, or one level where every released row with a value ended there."""
-    readers = Counter(column for view in rules.views.values() for column in view.columns)
-    tables = Counter(view.table for view in rules.views.values())
     applied: dict[str, int] = {}
-    for view in rules.views.values():
-        columns = [column for column in view.columns if readers[column] == 1 and levels[column] > 0]
-        if view.kind != "items" or tables[view.table] > 1 or not columns:
+    for name in rules.items_apart():
+        view = rules.views[name]
+        columns = [c for c in view.columns if rules.read_by_one_view(c) and levels[c] > 0]
+        if not columns:
             continue
         refined = _ItemRefiner(rules, ladders, view, levels, population).run(columns)
         for column, row_levels in refined.items():
@@ -148,7 +146,7 @@ class _ItemRefiner:
     def _items(self, at: Mapping[str, NDArray[np.int8]]) -> tuple[NDArray[np.int32], int]:
         """Per released row, a dense code of its item with each column at the row's level (a value at one
         level and the same text at another count apart: coarser, never finer, than the release shows)."""
-        item: NDArray[np.int64] = np.zeros(self.released.size, dtype=np.int64)
+        columns = []
         for column in self.view.columns:
             code = np.zeros(self.released.size, dtype=np.int64)
             span = self.ladders.top(column) + 1
@@ -156,8 +154,8 @@ class _ItemRefiner:
                 here = at[column] == level
                 values = self.ladders.codes(column, level).fill_null(0).to_numpy()[self.released]
                 code[here] = values[here].astype(np.int64) * span + level
-            item = dense_codes(item * (int(code.max(initial=0)) + 1) + code)[0].astype(np.int64)
-        return dense_codes(item)
+            columns.append(pl.Series(dense_codes(code)[0] + 1))  # dense from 1, as `item_codes` takes them
+        return item_codes(columns)
 
     def _keeps_token(self, column: str, level: int) -> NDArray[np.bool_]:
         """Per released row: whether its value at `level` keeps a keyed token."""

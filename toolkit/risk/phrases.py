@@ -16,7 +16,7 @@ generalized: `<EMPLOYER>`).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 
 import polars as pl
@@ -36,9 +36,9 @@ _CANDIDATE = regex.compile(
 )
 _WORDS = regex.compile(r"\S+")
 _PLAIN_WORD = regex.compile(r"[\p{L}\p{N}](?:[\p{L}\p{N}'\u2019+#.&\-]*[\p{L}\p{N}+#])?")
-"""A word without the punctuation around it (restating reads every word, not only capitalised ones)."""
+"""A word without the punctuation around it (a `Restater` reads every word, not only capitalised ones)."""
 _RESTATED_WORDS = 8
-"""The longest run of words that restating looks up as a value."""
+"""The longest run of words that a `Restater` looks up as a value."""
 PHRASE_SCHEMA: dict[str, pl.DataType] = {
     "profile_id": pl.String(),
     "phrase": pl.UInt64(),
@@ -179,30 +179,14 @@ def phrase_keys(tables: Mapping[str, pl.DataFrame], rules: PhraseRules, finder: 
 
 class PhraseRewriter:
     """Rewrites free text: each candidate phrase not shared by k persons, or always replaced, or a value
-    of a coarsened column (`forced`), becomes its typed token. With `restating`, only the values of
-    coarsened columns are replaced, wherever they stand in a phrase ("Acme Research Lab"), but never as
-    the whole text."""
+    of a coarsened column (`forced`), becomes its typed token."""
 
-    def __init__(
-        self,
-        finder: PhraseFinder,
-        shared: Collection[int],
-        forced: Mapping[int, str],
-        restating: bool = False,
-    ) -> None:
+    def __init__(self, finder: PhraseFinder, shared: Collection[int], forced: Mapping[int, str]) -> None:
         self.finder = finder
         self.shared = frozenset(shared)
         self.forced = dict(forced)
-        self.restating = restating
-        self._restated_values: dict[str, str] = {}
 
     def __call__(self, text: str) -> str:
-        if self.restating:  # values of a column recoded person by person: few, and many times each
-            if text not in self._restated_values:
-                if len(self._restated_values) >= _CHAINS_HELD:
-                    self._restated_values.clear()
-                self._restated_values[text] = self._restated(text)
-            return self._restated_values[text]
         pieces, at = [], 0
         for phrase in self.finder(text):
             kind = self.forced.get(phrase.key)
@@ -214,9 +198,29 @@ class PhraseRewriter:
         pieces.append(text[at:])
         return "".join(pieces)
 
+    def expr(self, column: str, dtype: pl.DataType) -> pl.Expr:
+        """`column` rewritten, batch by batch (a text column or a list of texts)."""
+        return _rewritten(column, dtype, self)
+
+
+class Restater:
+    """Rewrites the values of a column that names others: each run of a value's words (up to
+    `_RESTATED_WORDS`, wherever it stands: "Acme Research Lab") that is a value of a coarsened column
+    (`forced`, from `restated_keys`) becomes its typed token, the longest first, unless it is the whole
+    value. A column's values are few and recur, so each is worked out once."""
+
+    def __init__(self, forced: Mapping[int, str]) -> None:
+        self.forced = dict(forced)
+        self._done: dict[str, str] = {}
+
+    def __call__(self, text: str) -> str:
+        if text not in self._done:
+            if len(self._done) >= _CHAINS_HELD:
+                self._done.clear()
+            self._done[text] = self._restated(text)
+        return self._done[text]
+
     def _restated(self, text: str) -> str:
-        """`text` with each run of its words (up to `_RESTATED_WORDS`) that is a value of `forced`
-        replaced, the longest first, unless the run is the whole text."""
         words = [(word.start(), word.end(), _fold_word(word[0])) for word in _PLAIN_WORD.finditer(text)]
         pieces, at, first = [], 0, 0
         while first < len(words):
@@ -233,19 +237,24 @@ class PhraseRewriter:
         return "".join(pieces)
 
     def expr(self, column: str, dtype: pl.DataType) -> pl.Expr:
-        """`column` rewritten, batch by batch (a text column or a list of texts)."""
+        """`column` restated, batch by batch (a text column or a list of texts)."""
+        return _rewritten(column, dtype, self)
 
-        def rewrite(text: str | None) -> str | None:
-            return None if text is None else self(text)
 
-        def rewritten(series: pl.Series) -> pl.Series:
-            values = series.to_list()
-            if dtype == pl.List(pl.String):
-                lists = [None if texts is None else [rewrite(t) for t in texts] for texts in values]
-                return pl.Series(column, lists, dtype)
-            return pl.Series(column, [rewrite(v) for v in values], dtype)
+def _rewritten(column: str, dtype: pl.DataType, rewrite: Callable[[str], str]) -> pl.Expr:
+    """`column` with `rewrite` applied to each text, batch by batch (a text column or a list of texts)."""
 
-        return pl.col(column).map_batches(rewritten, return_dtype=dtype).alias(column)
+    def one(text: str | None) -> str | None:
+        return None if text is None else rewrite(text)
+
+    def rewritten(series: pl.Series) -> pl.Series:
+        values = series.to_list()
+        if dtype == pl.List(pl.String):
+            lists = [None if texts is None else [one(t) for t in texts] for texts in values]
+            return pl.Series(column, lists, dtype)
+        return pl.Series(column, [one(v) for v in values], dtype)
+
+    return pl.col(column).map_batches(rewritten, return_dtype=dtype).alias(column)
 
 
 def value_keys(finder: PhraseFinder, values: Mapping[str, Collection[str]]) -> dict[int, str]:
@@ -262,7 +271,7 @@ def value_keys(finder: PhraseFinder, values: Mapping[str, Collection[str]]) -> d
 
 
 def restated_keys(finder: PhraseFinder, values: Mapping[str, Collection[str]]) -> dict[int, str]:
-    """Key of a whole value's words (as restating reads a text) -> token type, for the values of coarsened
+    """Key of a whole value's words (as a `Restater` reads a text) -> token type, for the values of coarsened
     columns (`values`: the column's bare name -> its values), but a single everyday, allowed or function
     word: "Software" (an employer scraped without its first word) would cut "Software Engineer"."""
     plain = finder.common | finder.allowed | finder.function_words

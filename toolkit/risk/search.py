@@ -284,7 +284,7 @@ class Search:
         (a person gone can leave another's item shared by too few) or the suppressions pass the budget.
         An items view whose table no other view reads never leaves anyone below target: its rows are
         withheld once, for the persons left (`withhold_items`), or not at all with `items=False`."""
-        apart = self._items_apart()
+        apart = self.rules.items_apart()
         population = Population(self.everyone, {})
         while True:
             withheld = dict(population.withheld)
@@ -318,19 +318,9 @@ class Search:
         """The rare items of the items views whose table no other view reads, withheld for `population`
         (an item's persons only fall as persons are suppressed: what was rare stays rare)."""
         withheld = dict(population.withheld)
-        for name in self._items_apart():
+        for name in self.rules.items_apart():
             view = self.rules.views[name]
             withheld[view.table] = withheld_items(
                 view, self.ladders, levels, population, self.rules.target(view)
             )
         return Population(population.alive, withheld)
-
-    def _items_apart(self) -> list[str]:
-        """The items views whose table no other view reads."""
-        views = self.rules.views
-        return [
-            name
-            for name, view in views.items()
-            if view.kind == "items"
-            and all(other.table != view.table for key, other in views.items() if key != name)
-        ]

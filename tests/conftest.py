@@ -64,3 +64,23 @@ def pseudonymize_only(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
     folder = pseudonymizing_rules(tmp_path_factory.mktemp("rules") / "rules")
     monkeypatch.setenv("TOOLKIT_RULES", str(folder))
     return folder
+
+
+def require_spark() -> None:
+    """Skip a Spark test where PySpark or Java is missing, with the reason shown; fail instead with
+    TOOLKIT_REQUIRE_SPARK=1 (`.ci/run` sets it and installs both)."""
+    import importlib.util
+    import os
+
+    missing = [
+        what
+        for what, found in (
+            ("PySpark (pip install 'toolkit[spark]')", importlib.util.find_spec("pyspark") is not None),
+            ("Java 17 (apt-get install openjdk-17-jre-headless)", shutil.which("java") is not None),
+        )
+        if not found
+    ]
+    if missing:
+        if os.environ.get("TOOLKIT_REQUIRE_SPARK") == "1":
+            pytest.fail(f"{' and '.join(missing)} missing, and TOOLKIT_REQUIRE_SPARK=1")
+        pytest.skip(f"{' and '.join(missing)} missing")

@@ -1,6 +1,6 @@
 """The release of `sample_data/` is pinned: a change to how the job is put together (its executor, staging,
-passes) must leave every table, the report and the card as they were, with one worker or two and however
-the work is cut into batches. When the release is meant to change, the failure gives the new digest to
+passes) must leave every table, the report and the card as they were, with one worker or two, however
+the work is cut into batches, and on Spark. When the release is meant to change, the failure gives the new digest to
 write into `PINNED`."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 import polars as pl
 import pytest
 
+from tests.conftest import require_spark
 from toolkit import pipeline
 from toolkit.job_config import JobSettings
 from toolkit.scrub import Keyring
@@ -55,12 +56,15 @@ def _digest(*folders: Path) -> str:
     [
         JobSettings(jobs=1, progress=False),
         JobSettings(jobs=2, batch_size=7, min_per_worker=1, progress=False),
+        JobSettings(batch_size=7, min_per_worker=1, progress=False, engine="spark", master="local[2]"),
     ],
-    ids=["one worker", "two workers, batches of 7"],
+    ids=["one worker", "two workers, batches of 7", "spark local[2], batches of 7"],
 )
 def test_the_release_of_the_sample_data_is_pinned(
     tmp_path: Path, settings: JobSettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    if settings.engine == "spark":
+        require_spark()
     monkeypatch.chdir(REPO)  # the private folder names the inputs as given: relative, so anywhere alike
     out = tmp_path / "release"
     pipeline.run(["sample_data"], out, pipeline.job_rules(), KEY, settings=settings)

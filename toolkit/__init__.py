@@ -418,17 +418,30 @@ def run(
     private_dir: PathLike | None = None,
     jobs: int = 0,
     batch_size: int | None = None,
+    engine: str = "local",
+    master: str | None = None,
 ) -> dict[str, Any]:
     """The whole job, as `toolkit run`: returns the release's report envelope (also written to
     `out/report.json` when the release is written); its `exit_code` is what the command would exit with.
-    Raises `UsageError` for bad folders and `JobFault` when the job could not finish."""
+    `engine="spark"` runs the kernels on Spark (the active session, else one started on `master`, default
+    `local[*]`). Raises `UsageError` for bad folders and `JobFault` when the job could not finish."""
     from toolkit import pipeline
     from toolkit.job_config import DEFAULT_BATCH_SIZE, JobSettings
     from toolkit.outputs import check_inputs
 
     jobs = _count(jobs, "jobs", 0)
     batch_size = _count(batch_size, "batch_size", 1) if batch_size is not None else None
-    settings = JobSettings(jobs=jobs, batch_size=batch_size or DEFAULT_BATCH_SIZE, progress=False)
+    if engine not in ("local", "spark"):
+        raise UsageError(f"engine: give 'local' or 'spark', not {engine!r}")
+    if master is not None and engine != "spark":
+        raise UsageError("master: only with engine='spark'")
+    settings = JobSettings(
+        jobs=jobs,
+        batch_size=batch_size or DEFAULT_BATCH_SIZE,
+        progress=False,
+        engine=engine,
+        master=master,
+    )
     rules = pipeline.job_rules(_folder(rules_dir, "rules_dir"))
     assert rules.privacy is not None
     paths, folder = _paths(inputs, "inputs"), _given_folder(out, "out")

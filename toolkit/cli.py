@@ -161,6 +161,18 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="profiles per batch at most (default 500); the release does not depend on it",
     )
+    run.add_argument(
+        "--engine",
+        choices=("local", "spark"),
+        default="local",
+        help="where the kernels run: this machine's processes (default), or Apache Spark (needs the "
+        "toolkit[spark] extra and Java 17; the release is the same)",
+    )
+    run.add_argument(
+        "--master",
+        metavar="URL",
+        help="the Spark master of the session the job starts (default local[*]; --engine spark only)",
+    )
     add_key_option(run)
     add_json_option(run)
     add_rules_option(run)
@@ -302,8 +314,14 @@ def _run(args: argparse.Namespace) -> Exit:
     from toolkit.job_config import DEFAULT_BATCH_SIZE, JobSettings
     from toolkit.report import job_summary_lines
 
+    if args.master is not None and args.engine != "spark":
+        raise UsageError("--master needs --engine spark")
     settings = JobSettings(
-        jobs=args.jobs, batch_size=args.batch_size or DEFAULT_BATCH_SIZE, progress=not args.json
+        jobs=args.jobs,
+        batch_size=args.batch_size or DEFAULT_BATCH_SIZE,
+        progress=not args.json,
+        engine=args.engine,
+        master=args.master,
     )
     rules = pipeline.job_rules(args.rules)
     assert rules.privacy is not None

@@ -25,7 +25,8 @@ import shutil
 import signal
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -35,7 +36,7 @@ import polars as pl
 from toolkit.batching import job_batches
 from toolkit.contents import ColumnContents, release_contents, values_in, values_of
 from toolkit.errors import Exit, JobFault, UsageError
-from toolkit.executor import LocalExecutor
+from toolkit.executor import Executor, LocalExecutor
 from toolkit.job_config import JobRules, JobSettings
 from toolkit.kernels import BatchStats
 from toolkit.model import TABLE_SCHEMAS
@@ -104,6 +105,28 @@ class JobOutcome:
         return Exit.CLEAN
 
 
+Executors = Callable[[int, Path], AbstractContextManager[Executor]]
+"""An engine's executors: `executors(workers, work folder)` is one, to use in a `with` block."""
+
+
+@contextlib.contextmanager
+def _engine(rules: JobRules, keys: Keyring, settings: JobSettings) -> Iterator[tuple[Executors, JobSettings]]:
+    """The executors of the engine `settings` names, and the settings with its worker count. A Spark
+    session the job starts is stopped at the end; one that was running already is left running."""
+    if settings.engine != "spark":
+        yield (lambda workers, work: LocalExecutor(workers, rules, keys, work)), settings
+        return
+    from toolkit.spark import SparkExecutor, spark_session
+
+    session, started = spark_session(settings.master)
+    try:
+        cores = max(1, int(session.sparkContext.defaultParallelism))
+        yield (lambda workers, work: SparkExecutor(session, rules, keys, work)), replace(settings, jobs=cores)
+    finally:
+        if started:
+            session.stop()
+
+
 class _Interrupted(BaseException):
     """SIGTERM, turned into an exception so that staging folders are removed on the way out."""
 
@@ -140,9 +163,12 @@ def run_job(
     staging folders before they are published. Raises `UsageError` before any work, `JobFault` when the
     job cannot finish (nothing is published then)."""
     check_folders(inputs, out_dir, private_dir)
-    with _staged((out_dir, OutputKind.RELEASE), (private_dir, OutputKind.PRIVATE)) as stages:
+    with (
+        _engine(rules, keys, settings) as (executors, settings),
+        _staged((out_dir, OutputKind.RELEASE), (private_dir, OutputKind.PRIVATE)) as stages,
+    ):
         release_stage, private_stage = stages
-        outcome = _run_phases(inputs, release_stage, private_stage, rules, keys, settings)
+        outcome = _run_phases(inputs, release_stage, private_stage, rules, keys, settings, executors)
         report(outcome, release_stage, private_stage)
         shutil.rmtree(private_stage / "work", ignore_errors=True)
         publish(private_stage, private_dir)
@@ -157,11 +183,17 @@ def parse_job(
     """Phase 1 alone, published as `out_dir/<table>.parquet` (private data): the number of profiles and
     the rejects. Memory is flat as in `run_job`; `out_dir` is replaced whole or not at all."""
     check_outputs(inputs, {OutputKind.PARSED: out_dir})
-    with _staged((out_dir, OutputKind.PARSED)) as (stage,):
+    keys = Keyring(b"\0" * 32, "unused")
+    with (
+        _engine(JobRules(parsing), keys, settings) as (executors, settings),
+        _staged((out_dir, OutputKind.PARSED)) as (stage,),
+    ):
         work = stage / ".work"
         batches, count, workers = job_batches(inputs, parsing, settings)
-        executor = LocalExecutor(workers, JobRules(parsing), Keyring(b"\0" * 32, "unused"), work)
-        with executor, Progress(count, "parse", enabled=settings.progress) as tick:
+        with (
+            executors(workers, work) as executor,
+            Progress(count, "parse", enabled=settings.progress) as tick,
+        ):
             for done in executor.map(parse_task, enumerate(batches)):
                 tick(done.rows["profiles"] + done.rows["rejects"])
         for table, schema in TABLE_SCHEMAS.items():
@@ -209,6 +241,7 @@ def _run_phases(
     rules: JobRules,
     keys: Keyring,
     settings: JobSettings,
+    executors: Executors,
 ) -> JobOutcome:
     quality, privacy = rules.quality, rules.privacy
     assert quality is not None, "the whole job needs every rules file"
@@ -216,7 +249,7 @@ def _run_phases(
     work = private_stage / "work"
     batches, count, workers = job_batches(inputs, rules.parsing, settings)
     rows_before: list[dict[str, int]] = []
-    with LocalExecutor(workers, rules, keys, work) as executor:
+    with executors(workers, work) as executor:
         with Progress(count, "parse", enabled=settings.progress) as tick:
             for done in executor.map(parse_task, enumerate(batches)):
                 rows_before.append(done.rows)
@@ -259,7 +292,7 @@ def _run_phases(
         # top of theirs; finding phrases and runs needs no model.
         persons = plan.persons if plan is not None else stats.verification.persons_checked
         rewriting = max(1, min(workers, persons // REWRITE_PER_WORKER))
-        with LocalExecutor(rewriting, rules, keys, work) as rewriters:
+        with executors(rewriting, work) as rewriters:
             if plan is not None and plan.rewriter is not None:
                 rewrite_pass(rewriters, plan, work, len(rows_before), settings.progress)
             if text_rules is not None and text_rules.enabled:

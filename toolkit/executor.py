@@ -72,7 +72,7 @@ class LocalExecutor:
 
     def __enter__(self) -> LocalExecutor:
         if self.count > 1:
-            with _quiet_stderr():  # the driver owns the terminal: workers report through their results
+            with quiet_stderr():  # the driver owns the terminal: workers report through their results
                 self.pool = multiprocessing.get_context("spawn").Pool(
                     self.count,
                     initializer=_init_worker,
@@ -86,7 +86,7 @@ class LocalExecutor:
                 try:
                     result = work(self.context, task)
                 finally:
-                    _after_task()
+                    after_task()
                 yield result
             return
         pending: list[Any] = []
@@ -127,10 +127,10 @@ def _in_worker(work: Callable[[WorkerContext, _T], _R], task: _T) -> _R:
     try:
         return work(_CONTEXT, task)
     finally:
-        _after_task()
+        after_task()
 
 
-def _after_task() -> None:
+def after_task() -> None:
     """A task's caches emptied and the C heap's free pages handed back: a worker's batches free what they
     used, and the pages would otherwise stay with the worker for the rest of the job."""
     forget_task_caches()
@@ -138,7 +138,7 @@ def _after_task() -> None:
 
 
 @contextlib.contextmanager
-def _quiet_stderr() -> Iterator[None]:
+def quiet_stderr() -> Iterator[None]:
     """Standard error is /dev/null for the processes started inside (they inherit file descriptor 2)."""
     saved, quiet = os.dup(2), os.open(os.devnull, os.O_WRONLY)
     try:

@@ -32,6 +32,10 @@ class JobSettings:
     progress: bool = True
     min_per_worker: int = MIN_PER_WORKER
     """Profiles a worker process must have at least to be started."""
+    engine: str = "local"
+    """Where the kernels run: `local` (this machine's processes) or `spark` (`toolkit.spark`)."""
+    master: str | None = None
+    """The Spark master of a session the job starts (default `local[*]`); None on the local engine."""
 
     def workers(self) -> int:
         return self.jobs if self.jobs > 0 else max(1, os.cpu_count() or 1)

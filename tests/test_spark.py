@@ -1,0 +1,181 @@
+"""The Spark engine (`toolkit.spark`): the command line's options, a failed task that comes back without its
+message, and, on a real Spark at `local[2]`, neither the key nor a personal value in Spark's event log, its
+UI or its output. (That the release is the local engine's is pinned in `test_release_pinned.py`.)"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import pickle
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import require_spark
+from toolkit import pipeline
+from toolkit.cli import main
+from toolkit.errors import Exit, JobFault
+from toolkit.executor import WorkerContext
+from toolkit.job_config import JobRules, JobSettings
+from toolkit.rules import load_parsing_rules
+from toolkit.scrub import Keyring
+from toolkit.spark import SparkExecutor, TaskFailed, run_task
+
+REPO = Path(__file__).resolve().parent.parent
+SECRET = "a Spark test secret 5e1d0c9b, long enough"
+PLANTED = "Ingrid Vestergaard"
+"""A fictional person's name that a failing task quotes in its error message."""
+
+
+def _fails_quoting_a_name(context: WorkerContext, task: int) -> int:
+    raise ValueError(f"could not place {PLANTED} (task {task})")
+
+
+def _cannot_write(context: WorkerContext, task: int) -> int:
+    raise PermissionError(13, "Permission denied", f"/data/{PLANTED}.parquet")
+
+
+def _double(context: WorkerContext, task: int) -> int:
+    return 2 * task
+
+
+@pytest.mark.parametrize(
+    ("work", "expected"),
+    [
+        (_double, 6),
+        (
+            _fails_quoting_a_name,
+            TaskFailed("ValueError", f"test_spark.py:{_fails_quoting_a_name.__code__.co_firstlineno + 1}"),
+        ),
+        (_cannot_write, TaskFailed("Permission denied", "", os_error=True)),
+    ],
+    ids=["a result", "an error: its class and line only", "an OS error: its kind only"],
+)
+def test_a_task_returns_its_result_or_its_error_without_the_message(
+    tmp_path: Path, work: Any, expected: object
+) -> None:
+    context = WorkerContext(
+        JobRules(load_parsing_rules()), Keyring(SECRET.encode(), "TOOLKIT_SECRET"), tmp_path
+    )
+    found = run_task(context, pickle.dumps((work, 3)))
+    assert found == expected
+    assert PLANTED not in repr(found)
+
+
+def test_master_needs_the_spark_engine(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["run", str(REPO / "sample_data"), "--out", str(tmp_path / "out"), "--master", "local[2]"])
+    assert code == Exit.USAGE
+    assert "--master needs --engine spark" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_spark_engine_without_pyspark_is_one_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "pyspark", None)
+    monkeypatch.setitem(sys.modules, "pyspark.sql", None)
+    code = main(["run", str(REPO / "sample_data"), "--out", str(tmp_path / "out"), "--engine", "spark"])
+    assert code == Exit.USAGE
+    assert 'pip install "toolkit[spark]"' in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def _secret_forms(secret: str) -> list[str]:
+    raw = secret.encode()
+    return [secret, raw.hex(), base64.b64encode(raw).decode(), base64.urlsafe_b64encode(raw).decode()]
+
+
+def _personal_values() -> list[str]:
+    """The names of the persons of `sample_data/`, as parsed."""
+    profiles = pipeline.parse([str(REPO / "sample_data")], load_parsing_rules()).profiles
+    names = profiles.get_column("name").drop_nulls().unique().to_list()
+    assert len(names) > 10
+    return [str(name) for name in names]
+
+
+def _leaks(text: str) -> list[str]:
+    return [value for value in [*_secret_forms(SECRET), *_personal_values(), PLANTED] if value in text]
+
+
+@pytest.mark.slow
+def test_the_job_on_spark_writes_neither_key_nor_personal_values_to_its_logs_or_event_log(
+    tmp_path: Path,
+) -> None:
+    require_spark()
+    events, conf = tmp_path / "events", tmp_path / "conf"
+    events.mkdir()
+    conf.mkdir()
+    (conf / "spark-defaults.conf").write_text(
+        f"spark.eventLog.enabled true\nspark.eventLog.dir {events.as_uri()}\n"
+        "spark.eventLog.compress false\n",  # plain JSON lines, to be searched
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "toolkit", "run", "sample_data", "--out", str(tmp_path / "release"),
+         "--engine", "spark", "--master", "local[2]"],
+        cwd=REPO,
+        env={**os.environ, "TOOLKIT_SECRET": SECRET, "SPARK_CONF_DIR": str(conf)},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )  # fmt: skip
+    assert done.returncode == Exit.CLEAN, done.stderr
+    assert done.stderr == ""
+    logged = "".join(path.read_text(encoding="utf-8") for path in events.rglob("*") if path.is_file())
+    assert "SparkListenerEnvironmentUpdate" in logged  # the environment the UI shows is in the event log
+    assert "MapInArrow" in logged  # the kernels ran in Spark's Python workers
+    assert _leaks(logged + done.stdout) == []
+    report = json.loads((tmp_path / "release" / "report.json").read_text(encoding="utf-8"))
+    assert report["privacy"]["key"]["linkable_across_runs"] is True
+
+
+def _ui(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return str(response.read().decode("utf-8"))
+
+
+@pytest.mark.slow
+def test_spark_s_ui_shows_neither_key_nor_personal_values_nor_a_failed_task_s_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    require_spark()
+    from pyspark.sql import SparkSession
+
+    monkeypatch.setenv("PYSPARK_PYTHON", sys.executable)
+    monkeypatch.chdir(REPO)
+    session = (
+        SparkSession.builder.master("local[2]")
+        .config("spark.ui.enabled", "true")
+        .config("spark.ui.port", "0")
+        .config("spark.ui.showConsoleProgress", "false")
+        .getOrCreate()
+    )
+    try:
+        keys = Keyring(SECRET.encode(), "TOOLKIT_SECRET")
+        settings = JobSettings(progress=False, engine="spark")
+        pipeline.run(["sample_data"], tmp_path / "release", pipeline.job_rules(), keys, settings=settings)
+        assert SparkSession.getActiveSession() is session  # a session the job did not start stays
+        with (
+            SparkExecutor(session, JobRules(load_parsing_rules()), keys, tmp_path) as executor,
+            pytest.raises(
+                JobFault, match=r"a Spark task failed: ValueError at test_spark\.py:\d+$"
+            ) as failed,
+        ):
+            list(executor.map(_fails_quoting_a_name, range(2)))
+        assert PLANTED not in str(failed.value)
+        ui = session.sparkContext.uiWebUrl
+        assert ui is not None
+        app = json.loads(_ui(f"{ui}/api/v1/applications"))[0]["id"]
+        pages = [
+            _ui(f"{ui}/api/v1/applications/{app}/{page}")
+            for page in ("environment", "jobs", "stages?details=true", "sql?details=true", "executors")
+        ]
+        assert "spark.master" in pages[0]
+        assert _leaks("".join(pages)) == []
+    finally:
+        session.stop()

@@ -1,0 +1,216 @@
+"""The job on Apache Spark (`toolkit run ... --engine spark`, `pip install "toolkit[spark]"`).
+
+`SparkExecutor` is an executor (`toolkit.executor.Executor`) whose tasks run in Spark's Python workers: the
+tasks of one wave are the rows of a DataFrame, one partition each, and `mapInArrow` runs each task there and
+returns its small result. The job's rules and key reach the workers as one broadcast value (never in a
+configuration entry, a query plan, a log line or the event log), and each Python worker keeps its context
+(the rules, the key, the NLP engine and what the passes hand down) across tasks: Spark reuses Python workers
+by default, so the engine loads once per worker, not per task.
+
+A task that fails comes back as the name of its error and where it was raised, never its message: a
+message may quote a personal value, and Spark writes a failed task's message into its logs and event log.
+
+The staging store is a folder every worker reads and writes: on one machine (`local[N]`) that is the
+private folder's staging, as in the local engine; on a cluster, `--out` and `--private` must lie on a file
+system that the driver and every executor mount at the same path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import sys
+import traceback
+import uuid
+import warnings
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from toolkit.errors import JobFault, UsageError
+from toolkit.executor import WorkerContext, after_task, quiet_stderr
+from toolkit.job_config import JobRules
+from toolkit.scrub.keys import Keyring
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+    from pyspark.core.broadcast import Broadcast
+    from pyspark.sql import SparkSession
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+
+DEFAULT_MASTER = "local[*]"
+TASKS_PER_WAVE = 4
+"""Tasks handed to Spark at once, per core it offers: bounds what the driver holds (the tasks' payloads,
+their results) while every core has work."""
+
+
+@dataclass(frozen=True)
+class JobOnWorkers:
+    """What every task of a job needs on a worker: broadcast once per job."""
+
+    rules: JobRules
+    keys: Keyring
+    staging: Path
+    token: str = field(default_factory=lambda: uuid.uuid4().hex)
+    """Tells one job (or one executor of a job) from the next in a reused Python worker."""
+
+
+@dataclass(frozen=True)
+class TaskFailed:
+    """A task's error, as much of it as may be logged: its class and where it was raised."""
+
+    error: str
+    where: str
+    os_error: bool = False
+
+
+def spark_session(master: str | None) -> tuple[SparkSession, bool]:
+    """The active Spark session (under `spark-submit`, in a notebook), else a new one on `master`
+    (default `local[*]`); and whether it was made here (then the job stops it). Raises `UsageError` when
+    PySpark is not installed or Spark cannot start (Java missing)."""
+    try:
+        with warnings.catch_warnings():  # PySpark warns of pandas 3, which the toolkit does not use
+            warnings.simplefilter("ignore", FutureWarning)
+            from pyspark.sql import SparkSession
+    except ImportError:
+        raise UsageError('--engine spark needs PySpark: pip install "toolkit[spark]"') from None
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        if master is not None and active.sparkContext.master != master:
+            raise UsageError(f"--master {master}: a Spark session on {active.sparkContext.master} is running")
+        return active, False
+    builder = (
+        SparkSession.builder.master(master or DEFAULT_MASTER)
+        .appName("toolkit")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.executorEnv.OPENBLAS_NUM_THREADS", "1")
+        .config("spark.executorEnv.OMP_NUM_THREADS", "1")
+        .config("spark.executorEnv.PYTHONWARNINGS", "ignore::FutureWarning")
+    )
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # workers run this interpreter and its packages
+    try:
+        # The JVM's standard error is /dev/null, as the local engine's workers' is: the job reports
+        # through its results and report.json, and Spark's log lines may quote what a task failed on.
+        with quiet_stderr():
+            session = builder.getOrCreate()
+    except Exception as exc:  # PySparkRuntimeError and the like: Java missing, a bad master URL
+        raise UsageError(f"Spark could not start ({_first_line(exc)}); is Java 17 installed?") from None
+    session.sparkContext.setLogLevel("ERROR")
+    return session, True
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else exc.__class__.__name__
+
+
+class SparkExecutor:
+    """Runs each task in a Spark Python worker; results come back in task order, one wave at a time."""
+
+    def __init__(self, session: SparkSession, rules: JobRules, keys: Keyring, staging: Path) -> None:
+        self.session = session
+        self.job = JobOnWorkers(rules, keys, staging)
+        self.broadcast: Broadcast[JobOnWorkers] | None = None
+
+    @property
+    def cores(self) -> int:
+        return max(1, int(self.session.sparkContext.defaultParallelism))
+
+    def __enter__(self) -> SparkExecutor:
+        self.broadcast = self.session.sparkContext.broadcast(self.job)
+        return self
+
+    def map(self, work: Callable[[WorkerContext, _T], _R], tasks: Iterable[_T]) -> Iterator[_R]:
+        assert self.broadcast is not None, "use the executor in a with block"
+        wave: list[_T] = []
+        for task in tasks:
+            wave.append(task)
+            if len(wave) >= TASKS_PER_WAVE * self.cores:
+                yield from self._run(work, wave)
+                wave = []
+        if wave:
+            yield from self._run(work, wave)
+
+    def _run(self, work: Callable[[WorkerContext, _T], _R], wave: list[_T]) -> Iterator[_R]:
+        assert self.broadcast is not None
+        payloads = [(index, pickle.dumps((work, task))) for index, task in enumerate(wave)]
+        rows = self.session.sparkContext.parallelize(payloads, len(payloads))
+        frame = self.session.createDataFrame(rows, "index long, task binary")
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FutureWarning)  # pandas 3 (see `spark_session`)
+                results_frame = frame.mapInArrow(
+                    _tasks_in_worker(self.broadcast), "index long, result binary"
+                )
+            done = results_frame.collect()
+        except Exception as exc:  # Py4J and PySpark errors: a worker died, the session was stopped...
+            raise JobFault(f"Spark failed ({exc.__class__.__name__})") from None
+        results = dict(sorted((row["index"], pickle.loads(row["result"])) for row in done))
+        if sorted(results) != list(range(len(wave))):
+            raise JobFault("Spark returned the results of some tasks twice or not at all")
+        for index in range(len(wave)):
+            result = results.pop(index)
+            if isinstance(result, TaskFailed):
+                if result.os_error:
+                    raise JobFault(f"a Spark task could not write its part ({result.error})")
+                raise JobFault(f"a Spark task failed: {result.error} at {result.where}")
+            yield result
+
+    def __exit__(self, *exc: object) -> None:
+        if self.broadcast is not None:
+            with contextlib.suppress(Exception):  # the session may be gone already (interrupted)
+                self.broadcast.destroy()
+            self.broadcast = None
+
+
+def _tasks_in_worker(
+    job: Broadcast[JobOnWorkers],
+) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
+    def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        import pyarrow as pa
+
+        context = _worker_context(job)
+        for batch in batches:
+            indexes = batch.column("index").to_pylist()
+            results = [
+                pickle.dumps(run_task(context, payload)) for payload in batch.column("task").to_pylist()
+            ]
+            yield pa.record_batch(
+                [pa.array(indexes, pa.int64()), pa.array(results, pa.binary())], names=["index", "result"]
+            )
+
+    return run
+
+
+_CONTEXTS: dict[str, WorkerContext] = {}
+"""This Python worker's context of the job it runs tasks for: what it loaded stays for the next tasks."""
+
+
+def _worker_context(job: Broadcast[JobOnWorkers]) -> WorkerContext:
+    found = job.value
+    context = _CONTEXTS.get(found.token)
+    if context is None:
+        _CONTEXTS.clear()  # a new job: the previous one's names index and phrases go
+        context = _CONTEXTS[found.token] = WorkerContext(found.rules, found.keys, found.staging)
+    return context
+
+
+def run_task(context: WorkerContext, payload: bytes) -> Any:
+    try:
+        work, task = pickle.loads(payload)
+        return work(context, task)
+    except OSError as exc:
+        return TaskFailed(os.strerror(exc.errno) if exc.errno else exc.__class__.__name__, "", os_error=True)
+    except Exception as exc:
+        frames = traceback.extract_tb(exc.__traceback__)
+        where = f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "?"
+        return TaskFailed(exc.__class__.__name__, where)
+    finally:
+        after_task()
+
+
+__all__ = ("DEFAULT_MASTER", "SparkExecutor", "spark_session")

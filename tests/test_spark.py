@@ -1,6 +1,6 @@
 """The Spark engine (`toolkit.spark`): the command line's options, a failed task that comes back without its
-message, and, on a real Spark at `local[2]`, neither the key nor a personal value in Spark's event log, its
-UI or its output. (That the release is the local engine's is pinned in `test_release_pinned.py`.)"""
+message, and, on a real Spark at `local[2]`, a DataFrame of documents released as its files are, and
+neither the key nor a personal value in Spark's event log, its UI or its output. (That the release is the local engine's is pinned in `test_release_pinned.py`.)"""
 
 from __future__ import annotations
 
@@ -8,23 +8,32 @@ import base64
 import json
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import polars as pl
 import pytest
 
 from tests.conftest import require_spark
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+import toolkit
 from toolkit import pipeline
 from toolkit.cli import main
-from toolkit.errors import Exit, JobFault
+from toolkit.errors import Exit, JobFault, UsageError
 from toolkit.executor import WorkerContext
 from toolkit.job_config import JobRules, JobSettings
 from toolkit.rules import load_parsing_rules
 from toolkit.scrub import Keyring
-from toolkit.spark import SparkExecutor, TaskFailed, run_task
+from toolkit.spark import executor as spark_executor
+from toolkit.spark import read_release
+from toolkit.spark.executor import SparkExecutor, TaskFailed, run_task
 
 REPO = Path(__file__).resolve().parent.parent
 SECRET = "a Spark test secret 5e1d0c9b, long enough"
@@ -139,43 +148,88 @@ def _ui(url: str) -> str:
         return str(response.read().decode("utf-8"))
 
 
-@pytest.mark.slow
-def test_spark_s_ui_shows_neither_key_nor_personal_values_nor_a_failed_task_s_message(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture(scope="module")
+def session() -> Iterator[SparkSession]:
+    """A session of the tests' own, as a notebook or `spark-submit` would hold: the job uses it, and
+    leaves it running."""
     require_spark()
     from pyspark.sql import SparkSession
 
-    monkeypatch.setenv("PYSPARK_PYTHON", sys.executable)
-    monkeypatch.chdir(REPO)
-    session = (
+    saved = os.environ.get("PYSPARK_PYTHON")
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    started = (
         SparkSession.builder.master("local[2]")
         .config("spark.ui.enabled", "true")
         .config("spark.ui.port", "0")
         .config("spark.ui.showConsoleProgress", "false")
         .getOrCreate()
     )
-    try:
-        keys = Keyring(SECRET.encode(), "TOOLKIT_SECRET")
-        settings = JobSettings(progress=False, engine="spark")
-        pipeline.run(["sample_data"], tmp_path / "release", pipeline.job_rules(), keys, settings=settings)
-        assert SparkSession.getActiveSession() is session  # a session the job did not start stays
-        with (
-            SparkExecutor(session, JobRules(load_parsing_rules()), keys, tmp_path) as executor,
-            pytest.raises(
-                JobFault, match=r"a Spark task failed: ValueError at test_spark\.py:\d+$"
-            ) as failed,
-        ):
-            list(executor.map(_fails_quoting_a_name, range(2)))
-        assert PLANTED not in str(failed.value)
-        ui = session.sparkContext.uiWebUrl
-        assert ui is not None
-        app = json.loads(_ui(f"{ui}/api/v1/applications"))[0]["id"]
-        pages = [
-            _ui(f"{ui}/api/v1/applications/{app}/{page}")
-            for page in ("environment", "jobs", "stages?details=true", "sql?details=true", "executors")
-        ]
-        assert "spark.master" in pages[0]
-        assert _leaks("".join(pages)) == []
-    finally:
-        session.stop()
+    yield started
+    started.stop()
+    if saved is None:
+        os.environ.pop("PYSPARK_PYTHON", None)
+    else:
+        os.environ["PYSPARK_PYTHON"] = saved
+
+
+def _without_folders(report: Any) -> Any:
+    if isinstance(report, dict):
+        return {key: _without_folders(value) for key, value in report.items() if key != "folder"}
+    return report
+
+
+@pytest.mark.slow
+def test_a_dataframe_of_documents_gives_the_release_of_the_same_files(
+    tmp_path: Path, session: SparkSession
+) -> None:
+    documents = tmp_path / "documents"
+    shutil.copytree(REPO / "sample_data", documents)
+    for export in documents.glob("linkedin/export_0*"):  # a row is one input: an export comes zipped
+        if export.is_dir():
+            shutil.rmtree(export)
+    local = toolkit.run(documents, tmp_path / "local", key=SECRET)
+    frame = session.read.format("binaryFile").option("recursiveFileLookup", "true").load(str(documents))
+    with pytest.raises(UsageError, match="needs engine='spark'"):
+        toolkit.run(frame, tmp_path / "refused", key=SECRET)
+    with pytest.raises(UsageError, match="no column content"):
+        toolkit.run(frame.select("path"), tmp_path / "refused", key=SECRET, engine="spark")
+    released = toolkit.run(frame, tmp_path / "spark", key=SECRET, engine="spark", batch_size=5)
+    assert released["exit_code"] == local["exit_code"] == Exit.CLEAN
+    assert _without_folders(released) == _without_folders(local)
+    assert session.sparkContext._jsc is not None  # the job left the session running
+    for table, rows in read_release(tmp_path / "spark", session).items():
+        found = pl.from_arrow(rows.toArrow())
+        expected = pl.read_parquet(tmp_path / "local" / f"{table}.parquet")
+        assert isinstance(found, pl.DataFrame)
+        assert found.sort(pl.all()).equals(expected.sort(pl.all())), table
+
+
+@pytest.mark.slow
+def test_tasks_come_back_in_order_and_spark_s_ui_shows_neither_key_nor_personal_values(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, session: SparkSession
+) -> None:
+    from pyspark.sql import SparkSession
+
+    monkeypatch.chdir(REPO)
+    keys = Keyring(SECRET.encode(), "TOOLKIT_SECRET")
+    settings = JobSettings(progress=False, engine="spark")
+    pipeline.run(["sample_data"], tmp_path / "release", pipeline.job_rules(), keys, settings=settings)
+    assert SparkSession.getActiveSession() is session  # a session the job did not start stays
+    monkeypatch.setattr(spark_executor, "WAVE_BYTES", 1)  # a Spark job per task
+    with SparkExecutor(session, JobRules(load_parsing_rules()), keys, tmp_path) as executor:
+        assert list(executor.map(_double, range(5))) == [0, 2, 4, 6, 8]
+    with (
+        SparkExecutor(session, JobRules(load_parsing_rules()), keys, tmp_path) as executor,
+        pytest.raises(JobFault, match=r"a Spark task failed: ValueError at test_spark\.py:\d+$") as failed,
+    ):
+        list(executor.map(_fails_quoting_a_name, range(2)))
+    assert PLANTED not in str(failed.value)
+    ui = session.sparkContext.uiWebUrl
+    assert ui is not None
+    app = json.loads(_ui(f"{ui}/api/v1/applications"))[0]["id"]
+    pages = [
+        _ui(f"{ui}/api/v1/applications/{app}/{page}")
+        for page in ("environment", "jobs", "stages?details=true", "sql?details=true", "executors")
+    ]
+    assert "spark.master" in pages[0]
+    assert _leaks("".join(pages)) == []

@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
 import polars as pl
 
@@ -23,6 +23,8 @@ from toolkit.parse import parse_paths
 from toolkit.rules import load_parsing_rules, load_privacy_rules, load_quality_rules, load_risk_rules
 
 if TYPE_CHECKING:
+    from pyspark.sql import DataFrame
+
     from toolkit.quality import ValidationResult
     from toolkit.scrub import Keyring
     from toolkit.verify import Verification
@@ -411,7 +413,7 @@ def scrub_frame(
 
 @_public
 def run(
-    inputs: PathLike | Iterable[PathLike],
+    inputs: PathLike | Iterable[PathLike] | Any,
     out: PathLike,
     rules_dir: PathLike | None = None,
     key: bytes | str | None = None,
@@ -424,7 +426,10 @@ def run(
     """The whole job, as `toolkit run`: returns the release's report envelope (also written to
     `out/report.json` when the release is written); its `exit_code` is what the command would exit with.
     `engine="spark"` runs the kernels on Spark (the active session, else one started on `master`, default
-    `local[*]`). Raises `UsageError` for bad folders and `JobFault` when the job could not finish."""
+    `local[*]`); there `inputs` may also be a Spark DataFrame of documents (`path`, `content`, as
+    `spark.read.format("binaryFile")` gives), parsed where it lies (`toolkit.spark.read_release` reads the
+    release back as DataFrames). Raises `UsageError` for bad folders and `JobFault` when the job could not
+    finish."""
     from toolkit import pipeline
     from toolkit.job_config import DEFAULT_BATCH_SIZE, JobSettings
     from toolkit.outputs import check_inputs
@@ -444,7 +449,16 @@ def run(
     )
     rules = pipeline.job_rules(_folder(rules_dir, "rules_dir"))
     assert rules.privacy is not None
-    paths, folder = _paths(inputs, "inputs"), _given_folder(out, "out")
+    source = None
+    if type(inputs).__module__.startswith("pyspark.sql"):  # a DataFrame, without importing PySpark here
+        if engine != "spark":
+            raise UsageError("inputs: a Spark DataFrame of documents needs engine='spark'")
+        from toolkit.spark.documents import Documents
+
+        source, paths = Documents(cast("DataFrame", inputs)), []
+    else:
+        paths = _paths(inputs, "inputs")
+    folder = _given_folder(out, "out")
     check_inputs(paths)  # a mistyped path before a warning about the key
     return pipeline.run(
         paths,
@@ -453,4 +467,5 @@ def run(
         _keyring(key, rules.privacy.policy.key.required),
         private_dir=_folder(private_dir, "private_dir"),
         settings=settings,
+        source=source,
     )

@@ -29,7 +29,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, Protocol
 
 import polars as pl
 
@@ -127,6 +127,41 @@ def _engine(rules: JobRules, keys: Keyring, settings: JobSettings) -> Iterator[t
             session.stop()
 
 
+class Source(Protocol):
+    """What phase 1 parses into the staging store: the files and folders a job is given, or (on Spark) a
+    DataFrame of documents."""
+
+    def plan(self, settings: JobSettings) -> int:
+        """The workers worth starting for this source (called once, before `parse`)."""
+        ...
+
+    def parse(self, executor: Executor, work: Path, progress: bool) -> list[dict[str, int]]:
+        """Parse everything into `<work>/parsed/<table>/part-N`, N = 0, 1, ... (every table in every
+        batch); the rows of each batch's tables, rejects included, in batch order."""
+        ...
+
+
+class InputPaths:
+    """Files and folders, cut into batches of whole profiles (`toolkit.batching`), parsed by the executor."""
+
+    def __init__(self, inputs: Sequence[str], parsing: ParsingRules) -> None:
+        self.inputs, self.parsing = inputs, parsing
+        self.batches: Iterator[Any] = iter(())
+        self.count = 0
+
+    def plan(self, settings: JobSettings) -> int:
+        self.batches, self.count, workers = job_batches(self.inputs, self.parsing, settings)
+        return workers
+
+    def parse(self, executor: Executor, work: Path, progress: bool) -> list[dict[str, int]]:
+        rows: list[dict[str, int]] = []
+        with Progress(self.count, "parse", enabled=progress) as tick:
+            for done in executor.map(parse_task, enumerate(self.batches)):
+                rows.append(done.rows)
+                tick(done.rows["profiles"] + done.rows["rejects"])
+        return rows
+
+
 class _Interrupted(BaseException):
     """SIGTERM, turned into an exception so that staging folders are removed on the way out."""
 
@@ -158,17 +193,20 @@ def run_job(
     keys: Keyring,
     settings: JobSettings,
     report: Callable[[JobOutcome, Path, Path], None],
+    source: Source | None = None,
 ) -> JobOutcome:
     """The whole job; `report(outcome, release_stage, private_stage)` writes the report files into the
-    staging folders before they are published. Raises `UsageError` before any work, `JobFault` when the
-    job cannot finish (nothing is published then)."""
+    staging folders before they are published. Phase 1 parses `source` (default: the files and folders
+    `inputs` names). Raises `UsageError` before any work, `JobFault` when the job cannot finish (nothing
+    is published then)."""
     check_folders(inputs, out_dir, private_dir)
+    source = source or InputPaths(inputs, rules.parsing)
     with (
         _engine(rules, keys, settings) as (executors, settings),
         _staged((out_dir, OutputKind.RELEASE), (private_dir, OutputKind.PRIVATE)) as stages,
     ):
         release_stage, private_stage = stages
-        outcome = _run_phases(inputs, release_stage, private_stage, rules, keys, settings, executors)
+        outcome = _run_phases(source, release_stage, private_stage, rules, keys, settings, executors)
         report(outcome, release_stage, private_stage)
         shutil.rmtree(private_stage / "work", ignore_errors=True)
         publish(private_stage, private_dir)
@@ -189,13 +227,9 @@ def parse_job(
         _staged((out_dir, OutputKind.PARSED)) as (stage,),
     ):
         work = stage / ".work"
-        batches, count, workers = job_batches(inputs, parsing, settings)
-        with (
-            executors(workers, work) as executor,
-            Progress(count, "parse", enabled=settings.progress) as tick,
-        ):
-            for done in executor.map(parse_task, enumerate(batches)):
-                tick(done.rows["profiles"] + done.rows["rejects"])
+        source = InputPaths(inputs, parsing)
+        with executors(source.plan(settings), work) as executor:
+            source.parse(executor, work, settings.progress)
         for table, schema in TABLE_SCHEMAS.items():
             concat_parts(work / "parsed", table, dict(schema), stage / f"{table}.parquet")
         shutil.rmtree(work)
@@ -235,7 +269,7 @@ def _staged(*targets: tuple[Path, OutputKind]) -> Iterator[tuple[Path, ...]]:
 
 
 def _run_phases(
-    inputs: Sequence[str],
+    source: Source,
     release_stage: Path,
     private_stage: Path,
     rules: JobRules,
@@ -247,13 +281,9 @@ def _run_phases(
     assert quality is not None, "the whole job needs every rules file"
     assert privacy is not None, "the whole job needs every rules file"
     work = private_stage / "work"
-    batches, count, workers = job_batches(inputs, rules.parsing, settings)
-    rows_before: list[dict[str, int]] = []
+    workers = source.plan(settings)
     with executors(workers, work) as executor:
-        with Progress(count, "parse", enabled=settings.progress) as tick:
-            for done in executor.map(parse_task, enumerate(batches)):
-                rows_before.append(done.rows)
-                tick(done.rows["profiles"] + done.rows["rejects"])
+        rows_before = source.parse(executor, work, settings.progress)
         names_pass(work)
         repeated = repeated_pass(work, quality, len(rows_before))
         stats = BatchStats()
@@ -335,9 +365,11 @@ def _run_phases(
 
 
 __all__ = (
+    "InputPaths",
     "JobOutcome",
     "JobRules",
     "JobSettings",
+    "Source",
     "parse_job",
     "run_job",
 )

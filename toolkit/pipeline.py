@@ -13,7 +13,7 @@ import polars as pl
 
 from toolkit._version import __version__
 from toolkit.card import render_card
-from toolkit.driver import JobOutcome, parse_job, run_job
+from toolkit.driver import JobOutcome, Source, parse_job, run_job
 from toolkit.errors import Exit, UsageError
 from toolkit.io import (
     discover,
@@ -164,8 +164,10 @@ def run(
     keys: Keyring,
     private_dir: Path | None = None,
     settings: JobSettings | None = None,
+    source: Source | None = None,
 ) -> dict[str, Any]:
-    """The whole job (see `toolkit.driver`): the release's report envelope.
+    """The whole job (see `toolkit.driver`) on `inputs`, or on another `source` (then `inputs` only
+    names it in the private report): the release's report envelope.
 
     The release (`out_dir/<table>.parquet`, `report.json`, and the card rendered from it: `README.md`
     and `report.html`) is published only when the persons
@@ -196,6 +198,7 @@ def run(
         keys,
         settings or JobSettings(),
         write_reports,
+        source,
     )
     return envelopes["release"]
 

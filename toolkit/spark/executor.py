@@ -1,11 +1,11 @@
-"""The job on Apache Spark (`toolkit run ... --engine spark`, `pip install "toolkit[spark]"`).
+"""The Spark executor and session (`toolkit run ... --engine spark`).
 
-`SparkExecutor` is an executor (`toolkit.executor.Executor`) whose tasks run in Spark's Python workers: the
-tasks of one wave are the rows of a DataFrame, one partition each, and `mapInArrow` runs each task there and
-returns its small result. The job's rules and key reach the workers as one broadcast value (never in a
-configuration entry, a query plan, a log line or the event log), and each Python worker keeps its context
-(the rules, the key, the NLP engine and what the passes hand down) across tasks: Spark reuses Python workers
-by default, so the engine loads once per worker, not per task.
+`SparkExecutor` is an executor (`toolkit.executor.Executor`) whose tasks run in Spark's Python workers:
+the tasks of a phase (in waves of at most `WAVE_BYTES`) are the rows of a DataFrame, one partition each,
+and `mapInArrow` runs each task there and returns its small result. The job's rules and key reach the
+workers as one broadcast value (never in a configuration entry, a query plan, a log line or the event
+log), and each Python worker keeps its context (the rules, the key, the NLP engine and what the passes
+hand down) across tasks: Spark reuses Python workers by default, so the engine loads once per worker.
 
 A task that fails comes back as the name of its error and where it was raised, never its message: a
 message may quote a personal value, and Spark writes a failed task's message into its logs and event log.
@@ -37,15 +37,16 @@ from toolkit.scrub.keys import Keyring
 if TYPE_CHECKING:
     import pyarrow as pa
     from pyspark.core.broadcast import Broadcast
-    from pyspark.sql import SparkSession
+    from pyspark.sql import DataFrame, Row, SparkSession
 
 _T = TypeVar("_T")
 _R = TypeVar("_R")
 
 DEFAULT_MASTER = "local[*]"
-TASKS_PER_WAVE = 4
-"""Tasks handed to Spark at once, per core it offers: bounds what the driver holds (the tasks' payloads,
-their results) while every core has work."""
+WAVE_BYTES = 64 << 20
+"""Pickled tasks handed to Spark in one Spark job, at most. Most tasks are a few bytes (paths, row
+numbers), so a phase is one job and its cores idle only at its end; the batches of a parsed folder carry
+their tables, and this bounds what the driver holds of them."""
 
 
 @dataclass(frozen=True)
@@ -116,49 +117,34 @@ class SparkExecutor:
         self.job = JobOnWorkers(rules, keys, staging)
         self.broadcast: Broadcast[JobOnWorkers] | None = None
 
-    @property
-    def cores(self) -> int:
-        return max(1, int(self.session.sparkContext.defaultParallelism))
-
     def __enter__(self) -> SparkExecutor:
         self.broadcast = self.session.sparkContext.broadcast(self.job)
         return self
 
     def map(self, work: Callable[[WorkerContext, _T], _R], tasks: Iterable[_T]) -> Iterator[_R]:
         assert self.broadcast is not None, "use the executor in a with block"
-        wave: list[_T] = []
+        wave: list[bytes] = []
+        size = 0
         for task in tasks:
-            wave.append(task)
-            if len(wave) >= TASKS_PER_WAVE * self.cores:
-                yield from self._run(work, wave)
-                wave = []
+            wave.append(pickle.dumps((work, task)))
+            size += len(wave[-1])
+            if size >= WAVE_BYTES:
+                yield from self._run(wave)
+                wave, size = [], 0
         if wave:
-            yield from self._run(work, wave)
+            yield from self._run(wave)
 
-    def _run(self, work: Callable[[WorkerContext, _T], _R], wave: list[_T]) -> Iterator[_R]:
+    def _run(self, wave: list[bytes]) -> Iterator[Any]:
         assert self.broadcast is not None
-        payloads = [(index, pickle.dumps((work, task))) for index, task in enumerate(wave)]
+        payloads = list(enumerate(wave))
         rows = self.session.sparkContext.parallelize(payloads, len(payloads))
         frame = self.session.createDataFrame(rows, "index long, task binary")
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", FutureWarning)  # pandas 3 (see `spark_session`)
-                results_frame = frame.mapInArrow(
-                    _tasks_in_worker(self.broadcast), "index long, result binary"
-                )
-            done = results_frame.collect()
-        except Exception as exc:  # Py4J and PySpark errors: a worker died, the session was stopped...
-            raise JobFault(f"Spark failed ({exc.__class__.__name__})") from None
+        done = map_in_arrow(frame, _tasks_in_worker(self.broadcast), "index long, result binary")
         results = dict(sorted((row["index"], pickle.loads(row["result"])) for row in done))
         if sorted(results) != list(range(len(wave))):
             raise JobFault("Spark returned the results of some tasks twice or not at all")
         for index in range(len(wave)):
-            result = results.pop(index)
-            if isinstance(result, TaskFailed):
-                if result.os_error:
-                    raise JobFault(f"a Spark task could not write its part ({result.error})")
-                raise JobFault(f"a Spark task failed: {result.error} at {result.where}")
-            yield result
+            yield succeeded(results.pop(index))
 
     def __exit__(self, *exc: object) -> None:
         if self.broadcast is not None:
@@ -167,13 +153,27 @@ class SparkExecutor:
             self.broadcast = None
 
 
+def map_in_arrow(
+    frame: DataFrame, work: Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]], schema: str
+) -> list[Row]:
+    """`frame.mapInArrow(work, schema)`, collected; a failure of Spark itself (a worker died, the session
+    was stopped) is one `JobFault` naming its class only."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)  # pandas 3 (see `spark_session`)
+            mapped = frame.mapInArrow(work, schema)
+        return mapped.collect()
+    except Exception as exc:  # Py4J and PySpark errors
+        raise JobFault(f"Spark failed ({exc.__class__.__name__})") from None
+
+
 def _tasks_in_worker(
     job: Broadcast[JobOnWorkers],
 ) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         import pyarrow as pa
 
-        context = _worker_context(job)
+        context = worker_context(job)
         for batch in batches:
             indexes = batch.column("index").to_pylist()
             results = [
@@ -190,7 +190,7 @@ _CONTEXTS: dict[str, WorkerContext] = {}
 """This Python worker's context of the job it runs tasks for: what it loaded stays for the next tasks."""
 
 
-def _worker_context(job: Broadcast[JobOnWorkers]) -> WorkerContext:
+def worker_context(job: Broadcast[JobOnWorkers]) -> WorkerContext:
     found = job.value
     context = _CONTEXTS.get(found.token)
     if context is None:
@@ -199,9 +199,27 @@ def _worker_context(job: Broadcast[JobOnWorkers]) -> WorkerContext:
     return context
 
 
+def succeeded(result: Any) -> Any:
+    """A task's result, or the `JobFault` its failure ends the job with."""
+    if isinstance(result, TaskFailed):
+        if result.os_error:
+            raise JobFault(f"a Spark task could not write its part ({result.error})")
+        raise JobFault(f"a Spark task failed: {result.error} at {result.where}")
+    return result
+
+
 def run_task(context: WorkerContext, payload: bytes) -> Any:
+    """`work(context, task)` of a pickled `(work, task)`, or how it failed (`TaskFailed`)."""
     try:
         work, task = pickle.loads(payload)
+    except Exception as exc:
+        return TaskFailed(exc.__class__.__name__, "unpickling the task")
+    return guarded(context, work, task)
+
+
+def guarded(context: WorkerContext, work: Callable[[WorkerContext, _T], _R], task: _T) -> _R | TaskFailed:
+    """`work(context, task)`, or how it failed: its error's class and line, never its message."""
+    try:
         return work(context, task)
     except OSError as exc:
         return TaskFailed(os.strerror(exc.errno) if exc.errno else exc.__class__.__name__, "", os_error=True)
@@ -213,4 +231,15 @@ def run_task(context: WorkerContext, payload: bytes) -> Any:
         after_task()
 
 
-__all__ = ("DEFAULT_MASTER", "SparkExecutor", "spark_session")
+__all__ = (
+    "DEFAULT_MASTER",
+    "JobOnWorkers",
+    "SparkExecutor",
+    "TaskFailed",
+    "guarded",
+    "map_in_arrow",
+    "run_task",
+    "spark_session",
+    "succeeded",
+    "worker_context",
+)

@@ -24,13 +24,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
-
-import polars as pl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.scale import SECRET, _generated
+from tools.releases import different_tables, without_folders
 
 _START_AND_STOP = (
     "from toolkit.spark import spark_session\n"
@@ -50,22 +48,10 @@ def _seconds(command: list[str], env: dict[str, str]) -> float:
     return seconds
 
 
-def _without_folders(report: Any) -> Any:
-    if isinstance(report, dict):
-        return {key: _without_folders(value) for key, value in report.items() if key != "folder"}
-    if isinstance(report, list):
-        return [_without_folders(value) for value in report]
-    return report
-
-
 def _differences(local: Path, spark: Path) -> list[str]:
     """What differs between two releases: tables by their sorted rows, reports without folder names."""
-    found = []
-    for path in sorted(local.glob("*.parquet")):
-        mine, theirs = pl.read_parquet(path), pl.read_parquet(spark / path.name)
-        if mine.schema != theirs.schema or not mine.sort(pl.all()).equals(theirs.sort(pl.all())):
-            found.append(f"{path.name}: {mine.height} rows locally, {theirs.height} on Spark")
-    reports = [_without_folders(json.loads((done / "report.json").read_text())) for done in (local, spark)]
+    found = different_tables(local, spark)
+    reports = [without_folders(json.loads((done / "report.json").read_text())) for done in (local, spark)]
     if reports[0] != reports[1]:
         found += [f"report.json: {key}" for key in reports[0] if reports[0][key] != reports[1].get(key)]
     return found

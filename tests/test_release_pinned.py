@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
 
 import polars as pl
 import pytest
@@ -17,19 +16,11 @@ from tests.conftest import require_spark
 from toolkit import pipeline
 from toolkit.job_config import JobSettings
 from toolkit.scrub import Keyring
+from tools.releases import without_folders
 
 REPO = Path(__file__).parent.parent
 PINNED = "1721a73e5470c0fb931ecfd2b246ec65a7acd7a4a0e148d92adc9d901a116fdf"
 KEY = Keyring(b"a pinned release secret, long enough", "TOOLKIT_SECRET")
-
-
-def _without_folders(report: Any) -> Any:
-    """The report without the output folders' names (the only thing that differs from run to run)."""
-    if isinstance(report, dict):
-        return {key: _without_folders(value) for key, value in report.items() if key != "folder"}
-    if isinstance(report, list):
-        return [_without_folders(value) for value in report]
-    return report
 
 
 def _digest(*folders: Path) -> str:
@@ -43,7 +34,7 @@ def _digest(*folders: Path) -> str:
                 frame = pl.read_parquet(path)
                 digest.update(str(frame.schema).encode() + frame.write_ndjson().encode())
             elif path.name == "report.json":
-                report = _without_folders(json.loads(path.read_text(encoding="utf-8")))
+                report = without_folders(json.loads(path.read_text(encoding="utf-8")))
                 digest.update(json.dumps(report, sort_keys=True).encode())
             else:
                 digest.update(path.read_bytes())

@@ -20,6 +20,7 @@ import polars as pl
 import pytest
 
 from tests.conftest import require_spark
+from tools.releases import different_tables, without_folders
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -91,6 +92,25 @@ def test_the_spark_engine_without_pyspark_is_one_usage_error(
     code = main(["run", str(REPO / "sample_data"), "--out", str(tmp_path / "out"), "--engine", "spark"])
     assert code == Exit.USAGE
     assert 'pip install "toolkit[spark]"' in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.slow
+def test_spark_that_cannot_start_is_one_usage_error(tmp_path: Path) -> None:
+    pytest.importorskip("pyspark", reason="PySpark is not installed (pip install 'toolkit[spark]')")
+    done = subprocess.run(
+        [sys.executable, "-m", "toolkit", "run", "sample_data", "--out", str(tmp_path / "out"),
+         "--engine", "spark", "--master", "local[2]"],
+        cwd=REPO,
+        env={**os.environ, "JAVA_HOME": str(tmp_path / "no-java"), "TOOLKIT_SECRET": SECRET},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )  # fmt: skip
+    assert done.returncode == Exit.USAGE
+    assert done.stderr.count("\n") == 1
+    assert "Spark could not start" in done.stderr
+    assert "is Java 17 installed?" in done.stderr
     assert not (tmp_path / "out").exists()
 
 
@@ -172,12 +192,6 @@ def session() -> Iterator[SparkSession]:
         os.environ["PYSPARK_PYTHON"] = saved
 
 
-def _without_folders(report: Any) -> Any:
-    if isinstance(report, dict):
-        return {key: _without_folders(value) for key, value in report.items() if key != "folder"}
-    return report
-
-
 @pytest.mark.slow
 def test_a_dataframe_of_documents_gives_the_release_of_the_same_files(
     tmp_path: Path, session: SparkSession
@@ -195,13 +209,13 @@ def test_a_dataframe_of_documents_gives_the_release_of_the_same_files(
         toolkit.run(frame.select("path"), tmp_path / "refused", key=SECRET, engine="spark")
     released = toolkit.run(frame, tmp_path / "spark", key=SECRET, engine="spark", batch_size=5)
     assert released["exit_code"] == local["exit_code"] == Exit.CLEAN
-    assert _without_folders(released) == _without_folders(local)
+    assert without_folders(released) == without_folders(local)
     assert session.sparkContext._jsc is not None  # the job left the session running
+    assert different_tables(tmp_path / "local", tmp_path / "spark") == []
     for table, rows in read_release(tmp_path / "spark", session).items():
         found = pl.from_arrow(rows.toArrow())
-        expected = pl.read_parquet(tmp_path / "local" / f"{table}.parquet")
         assert isinstance(found, pl.DataFrame)
-        assert found.sort(pl.all()).equals(expected.sort(pl.all())), table
+        assert found.equals(pl.read_parquet(tmp_path / "spark" / f"{table}.parquet")), table
 
 
 @pytest.mark.slow

@@ -1,8 +1,10 @@
-"""The job: it enumerates source records, cuts them into batches, has an executor run the kernels on them
+"""The job: it parses its source into batches, has its engine's executor run the kernels on them
 (`toolkit.tasks`, each batch's tables streamed to the staging store), runs the dataset-wide passes over the
-staged parts (`toolkit.passes`), and publishes by renaming.
+staged parts (`toolkit.passes`), and publishes by renaming. The engine is this machine's process pool
+(`toolkit.executor`) or Spark (`toolkit.spark`); the tasks, the passes and so the release are the same.
 
-    phase 1  inputs -> batches of records -> parse_task -> <private staging>/work/parsed/<table>/part-N
+    phase 1  a Source: inputs -> batches of records -> parse_task -> <private staging>/work/parsed/<table>/
+             part-N (or, on Spark, a DataFrame of documents parsed where it lies: `toolkit.spark.documents`)
     pass     names_pass, repeated_pass: the whole names of everyone, keys of `unique` rules repeated
              across batches
     phase 2  parsed part N -> process_task -> release, quarantine and suppressed parts, the persons'

@@ -1,8 +1,9 @@
 """Where the kernels run: an executor maps a task function over tasks, each call given its worker's context.
 
-`LocalExecutor` runs them in this process (one worker) or in a pool of spawned processes. Another executor
-(Spark's, later) needs only `map`: a task is a module-level function `work(context, task)` of picklable
-arguments whose effects are parts in the staging store, and whose result is small.
+`LocalExecutor` runs them in this process (one worker) or in a pool of spawned processes;
+`toolkit.spark.SparkExecutor` in Spark's Python workers. An executor needs only `map`: a task is a
+module-level function `work(context, task)` of picklable arguments whose effects are parts in the staging
+store, and whose result is small.
 
     WorkerContext   what a worker knows: the rules, the key, the staging folder, and what it has loaded
                     once for many tasks (the names index, a phrase finder...), one value per slot

@@ -218,6 +218,28 @@ def test_a_dataframe_of_documents_gives_the_release_of_the_same_files(
         assert found.equals(pl.read_parquet(tmp_path / "spark" / f"{table}.parquet")), table
 
 
+def _engines_loaded(context: WorkerContext, task: int) -> tuple[int, int]:
+    """This worker's process, and how many NLP engines it has built so far."""
+    from toolkit.scrub import scrubber_for
+    from toolkit.scrub.engine import engine_for
+
+    assert context.rules.privacy is not None
+    scrubber_for(context.rules.privacy, context.keys)
+    return os.getpid(), engine_for.cache_info().misses
+
+
+@pytest.mark.slow
+def test_a_python_worker_loads_the_nlp_engine_once_for_all_its_tasks(
+    tmp_path: Path, session: SparkSession
+) -> None:
+    keys = Keyring(SECRET.encode(), "TOOLKIT_SECRET")
+    with SparkExecutor(session, pipeline.job_rules(), keys, tmp_path) as executor:
+        loaded = list(executor.map(_engines_loaded, range(8)))
+    workers = {pid for pid, _ in loaded}
+    assert len(workers) <= 2 < len(loaded)  # local[2]: two Python workers, reused
+    assert {built for _, built in loaded} == {1}
+
+
 @pytest.mark.slow
 def test_tasks_come_back_in_order_and_spark_s_ui_shows_neither_key_nor_personal_values(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, session: SparkSession

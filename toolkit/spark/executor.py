@@ -1,11 +1,12 @@
 """The Spark executor and session (`toolkit run ... --engine spark`).
 
 `SparkExecutor` is an executor (`toolkit.executor.Executor`) whose tasks run in Spark's Python workers:
-the tasks of a phase (in waves of at most `WAVE_BYTES`) are the rows of a DataFrame, one partition each,
-and `mapInArrow` runs each task there and returns its small result. The job's rules and key reach the
-workers as one broadcast value (never in a configuration entry, a query plan, a log line or the event
-log), and each Python worker keeps its context (the rules, the key, the NLP engine and what the passes
-hand down) across tasks: Spark reuses Python workers by default, so the engine loads once per worker.
+the tasks of a phase (in waves of at most `WAVE_BYTES`, broadcast) are the rows of a DataFrame of their
+indexes, a few partitions per core, and `mapInArrow` runs them there and returns their small results.
+The job's rules and key reach the workers as one broadcast value (never in a configuration entry, a
+query plan, a log line or the event log), and each Python worker keeps its context (the rules, the key,
+the NLP engine and what the passes hand down) across tasks: Spark reuses Python workers by default, so
+the engine loads once per worker.
 
 A task that fails comes back as the name of its error and where it was raised, never its message: a
 message may quote a personal value, and Spark writes a failed task's message into its logs and event log.
@@ -47,6 +48,12 @@ WAVE_BYTES = 64 << 20
 """Pickled tasks handed to Spark in one Spark job, at most. Most tasks are a few bytes (paths, row
 numbers), so a phase is one job and its cores idle only at its end; the batches of a parsed folder carry
 their tables, and this bounds what the driver holds of them."""
+
+
+PARTITIONS_PER_CORE = 4
+"""A wave's tasks go in at most this many Spark tasks per core, each running a run of consecutive tasks:
+a Spark task costs some 50 ms of its own (2-core machine), which the text pass's hundreds of short tasks
+would pay each, while 4 per core still keep every core busy to the end of a phase of long tasks."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +124,10 @@ class SparkExecutor:
         self.job = JobOnWorkers(rules, keys, staging)
         self.broadcast: Broadcast[JobOnWorkers] | None = None
 
+    @property
+    def cores(self) -> int:
+        return max(1, int(self.session.sparkContext.defaultParallelism))
+
     def __enter__(self) -> SparkExecutor:
         self.broadcast = self.session.sparkContext.broadcast(self.job)
         return self
@@ -136,10 +147,16 @@ class SparkExecutor:
 
     def _run(self, wave: list[bytes]) -> Iterator[Any]:
         assert self.broadcast is not None
-        payloads = list(enumerate(wave))
-        rows = self.session.sparkContext.parallelize(payloads, len(payloads))
-        frame = self.session.createDataFrame(rows, "index long, task binary")
-        done = map_in_arrow(frame, _tasks_in_worker(self.broadcast), "index long, result binary")
+        # The wave travels as a broadcast value and each task as its index (`range`, made in the JVM): no
+        # Python job to turn the payloads into rows, and no payload in a query plan.
+        tasks = self.session.sparkContext.broadcast(wave)
+        try:
+            partitions = min(len(wave), PARTITIONS_PER_CORE * self.cores)
+            indexes = self.session.range(len(wave), numPartitions=partitions)
+            done = map_in_arrow(indexes, _tasks_in_worker(self.broadcast, tasks), "index long, result binary")
+        finally:
+            with contextlib.suppress(Exception):
+                tasks.destroy()
         results = dict(sorted((row["index"], pickle.loads(row["result"])) for row in done))
         if sorted(results) != list(range(len(wave))):
             raise JobFault("Spark returned the results of some tasks twice or not at all")
@@ -168,17 +185,15 @@ def map_in_arrow(
 
 
 def _tasks_in_worker(
-    job: Broadcast[JobOnWorkers],
+    job: Broadcast[JobOnWorkers], tasks: Broadcast[list[bytes]]
 ) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         import pyarrow as pa
 
         context = worker_context(job)
         for batch in batches:
-            indexes = batch.column("index").to_pylist()
-            results = [
-                pickle.dumps(run_task(context, payload)) for payload in batch.column("task").to_pylist()
-            ]
+            indexes = batch.column("id").to_pylist()
+            results = [pickle.dumps(run_task(context, tasks.value[index])) for index in indexes]
             yield pa.record_batch(
                 [pa.array(indexes, pa.int64()), pa.array(results, pa.binary())], names=["index", "result"]
             )

@@ -196,6 +196,8 @@ def session() -> Iterator[SparkSession]:
 def test_a_dataframe_of_documents_gives_the_release_of_the_same_files(
     tmp_path: Path, session: SparkSession
 ) -> None:
+    from pyspark.sql import SparkSession
+
     documents = tmp_path / "documents"
     shutil.copytree(REPO / "sample_data", documents)
     for export in documents.glob("linkedin/export_0*"):  # a row is one input: an export comes zipped
@@ -210,7 +212,7 @@ def test_a_dataframe_of_documents_gives_the_release_of_the_same_files(
     released = toolkit.run(frame, tmp_path / "spark", key=SECRET, engine="spark", batch_size=5)
     assert released["exit_code"] == local["exit_code"] == Exit.CLEAN
     assert without_folders(released) == without_folders(local)
-    assert session.sparkContext._jsc is not None  # the job left the session running
+    assert SparkSession.getActiveSession() is session  # the job left the session running
     assert different_tables(tmp_path / "local", tmp_path / "spark") == []
     for table, rows in read_release(tmp_path / "spark", session).items():
         found = pl.from_arrow(rows.toArrow())

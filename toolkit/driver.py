@@ -119,11 +119,15 @@ def _engine(rules: JobRules, keys: Keyring, settings: JobSettings) -> Iterator[t
         yield (lambda workers, work: LocalExecutor(workers, rules, keys, work)), settings
         return
     from toolkit.spark import SparkExecutor, spark_session
+    from toolkit.spark.executor import spark_cores
 
     session, started = spark_session(settings.master)
+
+    def on_spark(workers: int, work: Path) -> SparkExecutor:
+        return SparkExecutor(session, rules, keys, work)
+
     try:
-        cores = max(1, int(session.sparkContext.defaultParallelism))
-        yield (lambda workers, work: SparkExecutor(session, rules, keys, work)), replace(settings, jobs=cores)
+        yield on_spark, replace(settings, jobs=spark_cores(session))
     finally:
         if started:
             session.stop()

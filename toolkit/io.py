@@ -162,8 +162,13 @@ def read_input(item: InputFile, max_bytes: int) -> bytes | FolderFiles | ReadFai
             data = handle.read(max_bytes + 1)
     except (OSError, ValueError) as exc:
         return ReadFailure(item.source, RejectReason.UNREADABLE, _problem(exc))
+    return within_limit(item.source, data, max_bytes)
+
+
+def within_limit(source: str, data: bytes, max_bytes: int) -> bytes | ReadFailure:
+    """`data`, or a `TOO_LARGE` failure when it is longer than `max_bytes`."""
     if len(data) > max_bytes:
-        return ReadFailure(item.source, RejectReason.TOO_LARGE, f"larger than the limit of {max_bytes} bytes")
+        return ReadFailure(source, RejectReason.TOO_LARGE, f"larger than the limit of {max_bytes} bytes")
     return data
 
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import RejectReason, UsageError
 from toolkit.executor import Executor, WorkerContext
-from toolkit.io import ReadFailure
+from toolkit.io import ReadFailure, within_limit
 from toolkit.job_config import JobSettings
 from toolkit.kernels import SourceRecord, parse_batch
 from toolkit.model import TABLE_SCHEMAS
@@ -28,6 +28,7 @@ from toolkit.spark.executor import (
     SparkExecutor,
     guarded,
     map_in_arrow,
+    spark_cores,
     succeeded,
     worker_context,
 )
@@ -65,9 +66,7 @@ def parse_slice(context: WorkerContext, task: DocumentSlice) -> dict[str, int]:
 def _within(path: str, content: bytes | None, limit: int) -> bytes | ReadFailure:
     if content is None:
         return ReadFailure(path, RejectReason.UNREADABLE, "the row has no content")
-    if len(content) > limit:
-        return ReadFailure(path, RejectReason.TOO_LARGE, f"larger than the limit of {limit} bytes")
-    return content
+    return within_limit(path, content, limit)
 
 
 class Documents:
@@ -85,7 +84,7 @@ class Documents:
 
     def plan(self, settings: JobSettings) -> int:
         self.batch_size = settings.batch_size
-        return max(1, int(self.frame.sparkSession.sparkContext.defaultParallelism))
+        return spark_cores(self.frame.sparkSession)
 
     def parse(self, executor: Executor, work: Path, progress: bool) -> list[dict[str, int]]:
         if not isinstance(executor, SparkExecutor) or executor.broadcast is None:

@@ -111,6 +111,11 @@ def spark_session(master: str | None) -> tuple[SparkSession, bool]:
     return session, True
 
 
+def spark_cores(session: SparkSession) -> int:
+    """The tasks `session` runs at once (its default parallelism)."""
+    return max(1, int(session.sparkContext.defaultParallelism))
+
+
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0] if text else exc.__class__.__name__
@@ -123,10 +128,6 @@ class SparkExecutor:
         self.session = session
         self.job = JobOnWorkers(rules, keys, staging)
         self.broadcast: Broadcast[JobOnWorkers] | None = None
-
-    @property
-    def cores(self) -> int:
-        return max(1, int(self.session.sparkContext.defaultParallelism))
 
     def __enter__(self) -> SparkExecutor:
         self.broadcast = self.session.sparkContext.broadcast(self.job)
@@ -151,7 +152,7 @@ class SparkExecutor:
         # Python job to turn the payloads into rows, and no payload in a query plan.
         tasks = self.session.sparkContext.broadcast(wave)
         try:
-            partitions = min(len(wave), PARTITIONS_PER_CORE * self.cores)
+            partitions = min(len(wave), PARTITIONS_PER_CORE * spark_cores(self.session))
             indexes = self.session.range(len(wave), numPartitions=partitions)
             done = map_in_arrow(indexes, _tasks_in_worker(self.broadcast, tasks), "index long, result binary")
         finally:
@@ -254,6 +255,7 @@ __all__ = (
     "guarded",
     "map_in_arrow",
     "run_task",
+    "spark_cores",
     "spark_session",
     "succeeded",
     "worker_context",

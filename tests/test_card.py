@@ -232,6 +232,18 @@ def test_pseudonyms_say_whether_they_link(card: dict[str, str], envelope: dict[s
     assert "do not link" not in render_card(linked)["README.md"]
 
 
+def test_units_switched_off_in_the_rules_are_named(card: dict[str, str], envelope: dict[str, Any]) -> None:
+    assert envelope["privacy"]["switched_off"] == {}
+    assert envelope["privacy"]["span_filters"]["allowed_words"] > 0
+    assert "Switched off" not in card["README.md"]
+    off = copy.deepcopy(envelope)
+    off["privacy"]["switched_off"] = {"recognizers": ["iban", "url"], "span_filters": ["english_words"]}
+    rendered = render_card(off)
+    for page in (rendered["README.md"], rendered["report.html"]):
+        assert "Switched off in the rules" in page
+        assert "recognizers iban, url; span filters english" in page
+
+
 # --- no personal value --------------------------------------------------------------------------------
 
 

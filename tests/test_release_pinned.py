@@ -19,7 +19,7 @@ from toolkit.scrub import Keyring
 from tools.releases import without_folders
 
 REPO = Path(__file__).parent.parent
-PINNED = "1721a73e5470c0fb931ecfd2b246ec65a7acd7a4a0e148d92adc9d901a116fdf"
+PINNED = "ba092ad3f6a56156d1581aa2577681903b52c80e0a46939cdc67bd96d5b6a2a8"
 KEY = Keyring(b"a pinned release secret, long enough", "TOOLKIT_SECRET")
 
 

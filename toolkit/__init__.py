@@ -210,6 +210,10 @@ class Release:
     """The k-anonymous text pass's report (`toolkit.risk.runs`), None when `text.enabled: false`."""
     entities: Mapping[str, int] = field(default_factory=dict)
     """Replacements the scrubber made in free text, per entity type."""
+    span_filters: Mapping[str, int] = field(default_factory=dict)
+    """Per span filter, the spans it decided (kept out, or for `certain_person` kept in)."""
+    switched_off: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """The recognizers and span filters the rules switched off."""
     key_source: str = "given"
     """Where the pseudonyms' key came from ('given', 'TOOLKIT_SECRET' or 'random per run')."""
     suppressed_pseudonyms: tuple[tuple[str, str], ...] = ()
@@ -270,7 +274,9 @@ def _release_report(release: Release) -> dict[str, Any]:
             "suppressed_persons": len(release.suppressed_pseudonyms),
         },
         "quality": {"rules_checked": 0, "passed": True, "findings": []},
-        "privacy": privacy_section(release.key_source, release.columns, release.entities),
+        "privacy": privacy_section(
+            release.key_source, release.columns, release.entities, release.span_filters, release.switched_off
+        ),
         "verification": {
             "persons_checked": release.verification.persons_checked,
             "persons_suppressed": len(release.suppressed_pseudonyms),
@@ -345,6 +351,8 @@ def anonymize(
     )
     proof: dict[str, Any] = {
         "entities": dict(anonymized.entities),
+        "span_filters": dict(anonymized.span_filters),
+        "switched_off": rules.switched_off,
         "key_source": keys.source,
         "suppressed_pseudonyms": tuple(suppressed),
     }

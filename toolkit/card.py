@@ -166,6 +166,10 @@ def card_facts(envelope: Mapping[str, Any]) -> dict[str, Any]:
         "phrases": _phrases(risk.get("phrases", {})) if ran else [],
         "text": _text(text, views),
         "entities": {str(kind): int(count) for kind, count in privacy["entities_replaced"].items()},
+        "switched_off": {
+            str(kind).replace("_", " "): [str(name) for name in names]
+            for kind, names in privacy.get("switched_off", {}).items()
+        },
         "verification": _verification(envelope["verification"]),
         "key": {
             "source": str(privacy["key"]["source"]),

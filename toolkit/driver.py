@@ -92,6 +92,8 @@ class JobOutcome:
     """Cells of the attacker views' columns holding a value: after verification, and in the release."""
     quasi_identifier_views: dict[str, tuple[int, int]] = field(default_factory=dict)
     """The same per attacker view (its columns' cells)."""
+    switched_off: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """The recognizers and span filters the rules switched off (`PrivacyRules.switched_off`)."""
 
     @property
     def blocked(self) -> bool:
@@ -367,6 +369,7 @@ def _run_phases(
             )
             for name, view in (rules.risk.views.items() if rules.risk else ())
         },
+        switched_off=privacy.switched_off,
     )
 
 

@@ -96,6 +96,8 @@ class BatchStats:
     findings: dict[str, FindingTally] = field(default_factory=dict)
     columns: dict[tuple[str, str], ColumnAction] = field(default_factory=dict)
     entities: Counter[str] = field(default_factory=Counter)
+    span_filters: Counter[str] = field(default_factory=Counter)
+    """Per span filter, the spans it decided."""
     verification: Verification = field(default_factory=Verification)
     skipped_files: Counter[str] = field(default_factory=Counter)
     """Files of exports that were never read into a table, by reason ('private messages')."""
@@ -122,6 +124,7 @@ class BatchStats:
                 else replace(mine, values=mine.values + action.values, changed=mine.changed + action.changed)
             )
         self.entities.update(other.entities)
+        self.span_filters.update(other.span_filters)
         self.verification.merge(other.verification)
         self.skipped_files.update(other.skipped_files)
 
@@ -189,6 +192,7 @@ def process_batch(
         findings={finding.rule: FindingTally(finding) for finding in validation.findings},
         columns={(action.table, action.column): action for action in anonymized.actions},
         entities=anonymized.entities,
+        span_filters=anonymized.span_filters,
         verification=verification,
         skipped_files=skipped_files(parsed),
     )

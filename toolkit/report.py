@@ -16,6 +16,7 @@ from toolkit._version import __version__
 from toolkit.model import TABLE_SCHEMAS, ProfileSet
 from toolkit.publish import write_json
 from toolkit.quality import Finding, ValidationResult
+from toolkit.rules import SPAN_FILTERS
 from toolkit.scrub.keys import RANDOM_KEY
 from toolkit.text import plural
 from toolkit.verify import CONTACT_ENTITIES
@@ -124,7 +125,11 @@ def job_envelope(
             "findings": [_finding_json(finding, private=inputs is not None) for finding in findings],
         },
         "privacy": privacy_section(
-            keys.source, [action.to_json() for action in stats.columns.values()], stats.entities
+            keys.source,
+            [action.to_json() for action in stats.columns.values()],
+            stats.entities,
+            stats.span_filters,
+            outcome.switched_off,
         ),
         "verification": {
             "persons_checked": stats.verification.persons_checked,
@@ -158,13 +163,21 @@ def job_envelope(
 
 
 def privacy_section(
-    key_source: str, columns: Sequence[Mapping[str, Any]], entities: Mapping[str, int]
+    key_source: str,
+    columns: Sequence[Mapping[str, Any]],
+    entities: Mapping[str, int],
+    span_filters: Mapping[str, int],
+    switched_off: Mapping[str, Sequence[str]],
 ) -> dict[str, Any]:
-    """The report's `privacy`: the key's source, each column's action, the entities replaced in text."""
+    """The report's `privacy`: the key's source, each column's action, the entities replaced in text, the
+    spans each span filter decided (kept out of the replacements; `certain_person`: kept in against a
+    filter), and the recognizers and span filters the rules switched off."""
     return {
         "key": {"source": key_source, "linkable_across_runs": key_source != RANDOM_KEY},
         "columns": list(columns),
         "entities_replaced": dict(sorted(entities.items())),
+        "span_filters": {name: span_filters.get(name, 0) for name in SPAN_FILTERS},
+        "switched_off": {kind: list(names) for kind, names in sorted(switched_off.items())},
     }
 
 

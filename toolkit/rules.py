@@ -594,6 +594,11 @@ class RecognizerSpec(_Frozen):
         description="names_only: no word of the match may be an English word either, wherever it stands (a "
         "name told by its shape alone: 'Sveinung Tveito', never 'Polar Field School').",
     )
+    enabled: bool = Field(
+        default=True,
+        description="false switches the recognizer off everywhere (scrubbing, verification's scan, the "
+        "pre-commit scan); the report and the card name it.",
+    )
 
     @model_validator(mode="after")
     def _regions(self) -> RecognizerSpec:
@@ -609,8 +614,41 @@ class RecognizerSpec(_Frozen):
         return self
 
 
+SpanFilterName = Literal[
+    "certain_person",
+    "allowed_words",
+    "product_name",
+    "english_words",
+    "listed_with_a_tool",
+    "inside_a_tool_name",
+    "item_of_a_tool_list",
+]
+"""The span filters of the scrubber (`toolkit.scrub.filters`), in the order they are tried: each keeps a
+span found as a person or a place out of the replacements when it names a tool, a product or a job;
+`certain_person` is the exception that keeps a span whatever the others say."""
+SPAN_FILTERS: tuple[SpanFilterName, ...] = typing.get_args(SpanFilterName)
+
+
+class SpanFilterSpec(_Frozen):
+    name: SpanFilterName
+    enabled: bool = True
+
+
 class RecognizersFile(_Frozen):
     recognizers: tuple[RecognizerSpec, ...] = Field(min_length=1)
+    filters: tuple[SpanFilterSpec, ...] = Field(
+        default=(),
+        description="The span filters with their `enabled` flag; a filter not listed is on.",
+    )
+
+    @field_validator("recognizers", "filters")
+    @classmethod
+    def _named_once(cls, specs: tuple[RecognizerSpec | SpanFilterSpec, ...]) -> tuple[Any, ...]:
+        names = [spec.name for spec in specs]
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        if repeated:
+            raise ValueError(f"named more than once: {repeated}")
+        return specs
 
 
 class PrivacyRules(_Frozen):
@@ -618,6 +656,13 @@ class PrivacyRules(_Frozen):
 
     policy: PrivacyPolicy
     recognizers: tuple[RecognizerSpec, ...]
+    """The recognizers switched on."""
+    span_filters: frozenset[SpanFilterName] = frozenset(SPAN_FILTERS)
+    """The span filters switched on."""
+    switched_off: dict[str, tuple[str, ...]] = Field(
+        default_factory=dict,
+        description="'recognizers' and 'span_filters' -> the names switched off in the rules (reported).",
+    )
     allow_list: frozenset[str] = Field(
         description="Lower-cased words and phrases never taken for personal data."
     )
@@ -713,6 +758,9 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
     if policy.tables["profiles"]["profile_id"] != "pseudonymize":
         raise RulesError(shown, "tables.profiles.profile_id", "must be pseudonymize: it links the tables")
     recognizers = _load(rules_dir, RECOGNIZERS_FILE, RecognizersFile)
+    if not any(spec.enabled for spec in recognizers.recognizers):
+        raise RulesError(str(rules_dir / RECOGNIZERS_FILE), "recognizers", "every recognizer is switched off")
+    filters_off = frozenset(spec.name for spec in recognizers.filters if not spec.enabled)
     allow = _load(rules_dir, ALLOW_LIST_FILE, VocabularyFile)
     plain = _load(rules_dir, PLAIN_WORDS_FILE, VocabularyFile)
     terms = _load(rules_dir, TECHNICAL_TERMS_FILE, VocabularyFile)
@@ -741,7 +789,16 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
     }  # fmt: skip
     return PrivacyRules(
         policy=policy,
-        recognizers=recognizers.recognizers,
+        recognizers=tuple(spec for spec in recognizers.recognizers if spec.enabled),
+        span_filters=frozenset(SPAN_FILTERS) - filters_off,
+        switched_off={
+            kind: names
+            for kind, names in (
+                ("recognizers", tuple(spec.name for spec in recognizers.recognizers if not spec.enabled)),
+                ("span_filters", tuple(name for name in SPAN_FILTERS if name in filters_off)),
+            )
+            if names
+        },
         allow_list=allow_list,
         plain_words=plain_words,
         first_names=first_names,

@@ -25,6 +25,10 @@ MISTAKES = [
     (RECOGNIZERS_FILE, '"NO", DK', '"XX", DK', "recognizers.8", "unknown phone regions"),
     (RECOGNIZERS_FILE, "    check: phone\n", "", "recognizers.8", "regions are given with check: phone"),
     (RECOGNIZERS_FILE, "    names_only: true\n    unknown_words: true\n", "    unknown_words: true\n", "recognizers.26", "unknown_words is given with names_only"),
+    (RECOGNIZERS_FILE, "{name: product_name,", "{name: product_names,", "filters.2.name", "certain_person"),
+    (RECOGNIZERS_FILE, "{name: product_name,", "{name: english_words,", "filters", "named more than once: ['english_words']"),
+    (RECOGNIZERS_FILE, "  - name: email_any_script\n", "  - name: email\n", "recognizers", "named more than once: ['email']"),
+    (RECOGNIZERS_FILE, "{name: english_words, enabled: true}", "{name: english_words, enabled: maybe}", "filters.3.enabled", "boolean"),
 ]  # fmt: skip
 
 
@@ -42,3 +46,50 @@ def test_a_mistake_names_the_file_and_the_key(
     assert error.value.file == str(rules / file)
     assert error.value.key.startswith(key)
     assert problem in error.value.problem
+
+
+def _switched_off(tmp_path: Path, *lines: tuple[str, str]) -> Path:
+    rules = tmp_path / "rules"
+    shutil.copytree(REPO_RULES, rules)
+    text = (rules / RECOGNIZERS_FILE).read_text(encoding="utf-8")
+    for old, new in lines:
+        assert old in text
+        text = text.replace(old, new, 1)
+    (rules / RECOGNIZERS_FILE).write_text(text, encoding="utf-8")
+    return rules
+
+
+def test_units_switched_off_are_left_out_and_named(tmp_path: Path) -> None:
+    rules = load_privacy_rules(
+        _switched_off(
+            tmp_path,
+            ("  - name: iban\n", "  - name: iban\n    enabled: false\n"),
+            ("{name: english_words, enabled: true}", "{name: english_words, enabled: false}"),
+        )
+    )
+    assert "iban" not in [spec.name for spec in rules.recognizers]
+    assert "english_words" not in rules.span_filters
+    assert rules.switched_off == {"recognizers": ("iban",), "span_filters": ("english_words",)}
+    every = load_privacy_rules(REPO_RULES)
+    assert every.switched_off == {}
+    assert len(every.span_filters) == 7
+
+
+def test_a_filter_left_out_of_the_list_is_on(tmp_path: Path) -> None:
+    rules = load_privacy_rules(
+        _switched_off(tmp_path, ("  - {name: english_words, enabled: true}", "  # none"))
+    )
+    assert "english_words" in rules.span_filters
+
+
+def test_every_recognizer_switched_off_is_an_error(tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    shutil.copytree(REPO_RULES, rules)
+    path = rules / RECOGNIZERS_FILE
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("    patterns:\n", "    enabled: false\n    patterns:\n"),
+        encoding="utf-8",
+    )
+    with pytest.raises(RulesError) as error:
+        load_privacy_rules(rules)
+    assert error.value.problem == "every recognizer is switched off"

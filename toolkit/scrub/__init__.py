@@ -58,6 +58,8 @@ class Anonymized:
     actions: list[ColumnAction]
     entities: Counter[str] = field(default_factory=Counter)
     """Replacements made in free text, per entity type."""
+    span_filters: Counter[str] = field(default_factory=Counter)
+    """Per span filter, the spans it decided (`TextScrubResult.span_filters`)."""
 
 
 def scrubber_for(rules: PrivacyRules, keys: Keyring) -> TextScrubber:
@@ -88,6 +90,7 @@ def scrubber_for(rules: PrivacyRules, keys: Keyring) -> TextScrubber:
         rules.technical_given_names,
         rules.vendors,
         declared_order(rules.recognizers),
+        rules.span_filters,
     )
 
 
@@ -123,7 +126,7 @@ def anonymize(tables: ProfileSet, rules: PrivacyRules, keys: Keyring) -> Anonymi
             actions.append(ColumnAction(table, column, label, values, 0))
         release[table] = frame.select(exprs)
     actions = [_count_changes(action, frames, release) for action in actions]
-    return Anonymized(release, actions, scrubbed.entities)
+    return Anonymized(release, actions, scrubbed.entities, scrubbed.span_filters)
 
 
 def _label(policy: ColumnPolicy) -> str:
@@ -135,6 +138,7 @@ def _label(policy: ColumnPolicy) -> str:
 class _Scrubbed:
     columns: dict[tuple[str, str], pl.Series]
     entities: Counter[str]
+    span_filters: Counter[str] = field(default_factory=Counter)
 
 
 def _scrub_free_text(frames: dict[str, pl.DataFrame], rules: PrivacyRules, keys: Keyring) -> _Scrubbed:
@@ -184,7 +188,7 @@ def _scrub_free_text(frames: dict[str, pl.DataFrame], rules: PrivacyRules, keys:
         else:
             replaced[(table, column)][row][element] = text
     series = {(t, c): pl.Series(c, values, dtype=frames[t].schema[c]) for (t, c), values in replaced.items()}
-    return _Scrubbed(series, result.entities)
+    return _Scrubbed(series, result.entities, result.span_filters)
 
 
 _Place = tuple[str, str, int, int | None]

@@ -12,13 +12,15 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter, defaultdict
-from collections.abc import Container, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Collection, Container, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import regex
 
 from toolkit.detectors import Finding, resolve
+from toolkit.rules import SPAN_FILTERS
 from toolkit.scrub.engine import Engine, Span
+from toolkit.scrub.filters import SpanFilters
 from toolkit.scrub.identifiers import RecordIdentifiers, WordIndex
 from toolkit.scrub.keys import Keyring
 from toolkit.scrub.tools import ToolJudge, is_allowed
@@ -77,6 +79,9 @@ class TextScrubResult:
     """The kept values, in the order given, with the record's own identifiers replaced."""
     entities: Counter[str] = field(default_factory=Counter)
     """How many replacements of each entity type were made."""
+    span_filters: Counter[str] = field(default_factory=Counter)
+    """Per span filter, the spans found that it kept out of the replacements (`certain_person`: those it
+    kept in against a filter)."""
 
 
 class TextScrubber:
@@ -92,6 +97,7 @@ class TextScrubber:
         technical_given_names: frozenset[str] = frozenset(),
         vendors: frozenset[str] = frozenset(),
         precedence: Sequence[str] = (),
+        span_filters: Collection[str] = SPAN_FILTERS,
     ) -> None:
         self.engine = engine
         self.precedence = tuple(precedence)
@@ -106,6 +112,7 @@ class TextScrubber:
         self.tools = ToolJudge(
             common_words, first_names, self.given_names, engine.english, product_words, vendors
         )
+        self.filters = SpanFilters(self.tools, span_filters)
 
     def scrub(
         self,
@@ -255,13 +262,19 @@ class TextScrubber:
                     needs.append((text, offset, sentence))
         return needs
 
-    def _kept(self, spans: list[Span], text: str, allow_list: Container[str]) -> list[Span]:
-        """The spans to replace: of the policy's entities, scored enough, and not naming a tool."""
+    def _kept(
+        self, spans: list[Span], text: str, allow_list: Container[str], counts: Counter[str] | None = None
+    ) -> list[Span]:
+        """The spans to replace: of the policy's entities, scored enough, and kept out by no span filter
+        (counted in `counts` by the filter that decided)."""
         kept = []
         for span in spans:
             if span.entity not in self.entities or span.score < _MIN_SCORE:
                 continue
-            if self.tools.names_a_tool(span, text, allow_list):
+            out, unit = self.filters.verdict(span, text, allow_list)
+            if unit is not None and counts is not None:
+                counts[unit] += 1
+            if out:
                 continue
             kept.append(
                 _without_possessive(_with_surname(span, text, allow_list), text)
@@ -286,7 +299,7 @@ class TextScrubber:
             return original
         candidates = [
             Finding(s.start, s.end, s.entity, s.score)
-            for s in self._kept(spans, text, identifiers.allow_list)
+            for s in self._kept(spans, text, identifiers.allow_list, result.span_filters)
         ]
         if known is None:
             ordinary = Lexicon(identifiers.allow_list, self.common_words)

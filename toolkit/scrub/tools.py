@@ -1,10 +1,6 @@
-"""Whether a span found as a person or a place names a tool instead: judged by its words (allowed
-terms, words written as software, names of products, English words) and by what is written around it
-(a tool's name across it, a list of tools it is an item of).
-
-NER and the name recognizers find many tools ('Jama Connect', 'Xray', 'Power BI'); a tool taken for a
-person would be replaced in every mention of the record, so the scrubber asks here before it keeps a span.
-"""
+"""The tests behind the span filters (`toolkit.scrub.filters`): whether words name a tool, judged by the
+words themselves (allowed terms, words written as software, names of products, English words) and by what
+is written around them (a tool's name across them, a list of tools they are an item of)."""
 
 from __future__ import annotations
 
@@ -96,8 +92,8 @@ def written_as_software(word: str, given_names: Container[str]) -> bool:
     )
 
 
-def _given_name_first(value: str, first_names: Container[str]) -> bool:
-    """Two capitalised words of which the first is a given name ('Julia Python', 'Ruby Spark'): a person
+def given_name_first(value: str, first_names: Container[str]) -> bool:
+    """Two capitalised words of which the first is a given name ('Maria Python', 'Ruby Spark'): a person
     even when both words are technical ones."""
     words = value.split()
     return len(words) == 2 and words[1][:1].isupper() and words[0] in first_names
@@ -124,34 +120,6 @@ class ToolJudge:
         self.product_words = product_words
         self.vendors = vendors
 
-    def names_a_tool(self, span: Span, text: str, allow_list: Container[str]) -> bool:
-        """Whether a PERSON or LOCATION span names a tool, a product, a job or a list's item of tools
-        rather than someone or somewhere; `allow_list` is the record's (with its own technical words)."""
-        value = text[span.start : span.end]
-        if span.entity not in ("PERSON", "LOCATION"):
-            return False  # a contact, an address, a number: never a tool
-        if span.entity == "LOCATION":
-            return (
-                named_by_allowed_words(value, allow_list, (), self.first_names)
-                or self.named_as_product(value, allow_list)
-                or self.among_tools(span, text, allow_list, both=True)
-                or self.in_tool_context(span, text, allow_list)
-            )
-        # Nobody is named only by everyday words ("and Engineering Manager" after a cue, "Research"),
-        # unless a recognizer is certain from the sentence ("Julia Rust reviewed ...": score 1). A
-        # given name before a capitalised word is a person, unless the two are one allowed term
-        # ("Julia Python" is someone, "Travis CI" is not).
-        certain = span.score >= 1 or (
-            _given_name_first(value, self.first_names) and fold(value) not in allow_list
-        )
-        return not certain and (
-            named_by_allowed_words(value, allow_list, self.common_words, self.first_names)
-            or self.named_as_product(value, allow_list)
-            or self.named_by_english_words(value, allow_list)
-            or (value not in self.first_names and self.among_tools(span, text, allow_list))
-            or self.in_tool_context(span, text, allow_list)
-        )
-
     def named_as_product(self, value: str, allow_list: Container[str]) -> bool:
         """Several words that name a product, not a person or a place: none of them is a given name, and
         the last says what kind of product it is ('Katalon Studio', 'Windows Server'), or the first is a
@@ -176,19 +144,9 @@ class ToolJudge:
             or all(fold(word) in self.english for word in words[1:])
         )
 
-    def in_tool_context(self, span: Span, text: str, allow_list: Container[str]) -> bool:
-        """A word without a given name that is part of a tool's name written across it ('GitLab CI'), or
-        an item of a list whose other items are tools: half of them (two at least) for a person, all of
-        them for a place ('Berlin | +49 30 000 | Python' keeps Berlin a place)."""
-        value = text[span.start : span.end]
-        if any(word.title() in self.given_names for word in _ANY_WORD.findall(value)):
-            return False
-
-        person = span.entity == "PERSON"  # for a place, codes are parts of its address ('Apt 5B', 'H2W 1T2')
-        share = 1 / 2 if person else 1.0
-        return in_tool_name(text, span.start, span.end, allow_list) or in_tool_list(
-            text, span.start, span.end, lambda item: self.is_tool_item(item, allow_list, person), share
-        )
+    def holds_given_name(self, value: str) -> bool:
+        """Whether a word of `value` is a given name (those that are technical words too included)."""
+        return any(word.title() in self.given_names for word in _ANY_WORD.findall(value))
 
     def is_tool_item(self, item: str, allow_list: Container[str], shapes: bool = True) -> bool:
         """An item of a list that is a tool: allowed words that are not all everyday ones, or (with
@@ -225,7 +183,7 @@ class ToolJudge:
         Polyspace') is a tool too, not a person: its neighbour in the list is an allowed word that is not
         an everyday one, or a word written as software. A possessive after it ('Kafka and Marzieh's
         benchmarks') keeps it a name. With `both`, for places, it needs a tool on each side ('Grafana,
-        Loki, Python'): a town listed after a tool ('Kubernetes, Berlin') is still replaced."""
+        Loki, Kubernetes'): a town listed after a tool ('Kubernetes, Berlin') is still replaced."""
         value = text[span.start : span.end]
         if not _ONE_WORD.fullmatch(value) or text.startswith(("'s", "\u2019s"), span.end):
             return False

@@ -235,6 +235,10 @@ def test_pseudonyms_say_whether_they_link(card: dict[str, str], envelope: dict[s
 def test_units_switched_off_in_the_rules_are_named(card: dict[str, str], envelope: dict[str, Any]) -> None:
     assert envelope["privacy"]["switched_off"] == {}
     assert envelope["privacy"]["span_filters"]["allowed_words"] > 0
+    found_by = envelope["privacy"]["recognizers"]
+    assert found_by["NER"] > 0
+    assert found_by["first_name_gazetteer"] > 0
+    assert min(found_by.values()) > 0
     assert "Switched off" not in card["README.md"]
     off = copy.deepcopy(envelope)
     off["privacy"]["switched_off"] = {"recognizers": ["iban", "url"], "span_filters": ["english_words"]}

@@ -19,7 +19,7 @@ from toolkit.scrub import Keyring
 from tools.releases import without_folders
 
 REPO = Path(__file__).parent.parent
-PINNED = "ba092ad3f6a56156d1581aa2577681903b52c80e0a46939cdc67bd96d5b6a2a8"
+PINNED = "6ec477db6025d0432df2bb2a4d77cbed28f3f8c6192eaeb6d3f93324a791320d"
 KEY = Keyring(b"a pinned release secret, long enough", "TOOLKIT_SECRET")
 
 

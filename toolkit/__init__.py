@@ -212,6 +212,8 @@ class Release:
     """Replacements the scrubber made in free text, per entity type."""
     span_filters: Mapping[str, int] = field(default_factory=dict)
     """Per span filter, the spans it decided (kept out, or for `certain_person` kept in)."""
+    recognizers: Mapping[str, int] = field(default_factory=dict)
+    """Per recognizer (and NER), the spans it found that were replaced."""
     switched_off: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """The recognizers and span filters the rules switched off."""
     key_source: str = "given"
@@ -275,7 +277,12 @@ def _release_report(release: Release) -> dict[str, Any]:
         },
         "quality": {"rules_checked": 0, "passed": True, "findings": []},
         "privacy": privacy_section(
-            release.key_source, release.columns, release.entities, release.span_filters, release.switched_off
+            release.key_source,
+            release.columns,
+            release.entities,
+            release.span_filters,
+            release.recognizers,
+            release.switched_off,
         ),
         "verification": {
             "persons_checked": release.verification.persons_checked,
@@ -352,6 +359,7 @@ def anonymize(
     proof: dict[str, Any] = {
         "entities": dict(anonymized.entities),
         "span_filters": dict(anonymized.span_filters),
+        "recognizers": dict(anonymized.recognizers),
         "switched_off": rules.switched_off,
         "key_source": keys.source,
         "suppressed_pseudonyms": tuple(suppressed),

@@ -98,6 +98,8 @@ class BatchStats:
     entities: Counter[str] = field(default_factory=Counter)
     span_filters: Counter[str] = field(default_factory=Counter)
     """Per span filter, the spans it decided."""
+    recognizers: Counter[str] = field(default_factory=Counter)
+    """Per recognizer (and NER), the spans it found that were replaced."""
     verification: Verification = field(default_factory=Verification)
     skipped_files: Counter[str] = field(default_factory=Counter)
     """Files of exports that were never read into a table, by reason ('private messages')."""
@@ -125,6 +127,7 @@ class BatchStats:
             )
         self.entities.update(other.entities)
         self.span_filters.update(other.span_filters)
+        self.recognizers.update(other.recognizers)
         self.verification.merge(other.verification)
         self.skipped_files.update(other.skipped_files)
 
@@ -193,6 +196,7 @@ def process_batch(
         columns={(action.table, action.column): action for action in anonymized.actions},
         entities=anonymized.entities,
         span_filters=anonymized.span_filters,
+        recognizers=anonymized.recognizers,
         verification=verification,
         skipped_files=skipped_files(parsed),
     )

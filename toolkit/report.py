@@ -129,6 +129,7 @@ def job_envelope(
             [action.to_json() for action in stats.columns.values()],
             stats.entities,
             stats.span_filters,
+            stats.recognizers,
             outcome.switched_off,
         ),
         "verification": {
@@ -167,16 +168,19 @@ def privacy_section(
     columns: Sequence[Mapping[str, Any]],
     entities: Mapping[str, int],
     span_filters: Mapping[str, int],
+    recognizers: Mapping[str, int],
     switched_off: Mapping[str, Sequence[str]],
 ) -> dict[str, Any]:
     """The report's `privacy`: the key's source, each column's action, the entities replaced in text, the
     spans each span filter decided (kept out of the replacements; `certain_person`: kept in against a
-    filter), and the recognizers and span filters the rules switched off."""
+    filter), the spans each recognizer (and NER) found that were replaced (a stretch found by two counts
+    for each; a recognizer that found none is not listed), and the units the rules switched off."""
     return {
         "key": {"source": key_source, "linkable_across_runs": key_source != RANDOM_KEY},
         "columns": list(columns),
         "entities_replaced": dict(sorted(entities.items())),
         "span_filters": {name: span_filters.get(name, 0) for name in SPAN_FILTERS},
+        "recognizers": dict(sorted(recognizers.items())),
         "switched_off": {kind: list(names) for kind, names in sorted(switched_off.items())},
     }
 

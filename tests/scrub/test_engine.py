@@ -28,7 +28,11 @@ def test_only_the_ner_component_runs(scrubber: TextScrubber) -> None:
 def test_ner_alone_finds_what_the_full_pipeline_finds(scrubber: TextScrubber) -> None:
     full = spacy.load(scrubber.engine.settings.model)
     expected = [
-        [Span(_LABELS[e.label_], e.start_char, e.end_char, 0.85) for e in doc.ents if e.label_ in _LABELS]
+        [
+            Span(_LABELS[e.label_], e.start_char, e.end_char, 0.85, "NER")
+            for e in doc.ents
+            if e.label_ in _LABELS
+        ]
         for doc in full.pipe(TEXTS)
     ]
     found = scrubber.engine.named_entities(TEXTS)

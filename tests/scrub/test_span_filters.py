@@ -10,6 +10,7 @@ import pytest
 from toolkit.rules import SPAN_FILTERS, PrivacyRules
 from toolkit.scrub.engine import Span
 from toolkit.scrub.filters import BY_NAME, FILTERS, SpanFilters
+from toolkit.scrub.text import Seeds, TextScrubber
 from toolkit.scrub.tools import ToolJudge
 
 
@@ -135,3 +136,15 @@ def test_with_every_filter_off_nothing_is_kept_out(judge: ToolJudge, privacy_rul
         decided[kept_out] += 1
         assert unit is None
     assert decided == {False: len(CASES)}
+
+
+def test_the_units_that_decided_are_counted(scrubber: TextScrubber) -> None:
+    result = scrubber.scrub(
+        [("one", "Mail maria.okafor@example.org; dashboards in Power BI with Maria Okafor")],
+        {"one": Seeds(own_names=("Maria Okafor",))},
+    )
+    assert "<EMAIL_ADDRESS_" in result.texts[0]
+    assert "Power BI" in result.texts[0]
+    assert result.recognizers["email"] == 1
+    assert sum(result.recognizers.values()) >= result.entities["EMAIL_ADDRESS"]
+    assert set(result.span_filters) <= set(SPAN_FILTERS)

@@ -9,6 +9,7 @@ A check that raises is an error of the toolkit, reported loudly, never a skipped
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -23,6 +24,17 @@ from toolkit.rules import QualityRule
 if TYPE_CHECKING:  # pandera (and pandas under it) loads only where a check runs: not in the job's driver
     import pandera.polars as pa
     from pandera.api.polars.types import PolarsData
+
+
+def _pandera() -> None:
+    """Import pandera's Polars API once, quietly: where PySpark is installed (the `spark` extra), pandera's
+    import loads `pyspark.pandas`, which writes a FutureWarning about the pandas version to standard error;
+    the job's output is its own."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore", message="PySpark does not yet fully support", category=FutureWarning
+        )
+        import pandera.polars  # noqa: F401
 
 
 @dataclass(frozen=True)
@@ -43,6 +55,7 @@ class RuleFailures:
 
 
 def _contract_schema(table: str) -> pa.DataFrameSchema:
+    _pandera()
     import pandera.polars as pa
 
     columns = {name: pa.Column(dtype, nullable=True) for name, dtype in TABLE_SCHEMAS[table].items()}
@@ -51,6 +64,7 @@ def _contract_schema(table: str) -> pa.DataFrameSchema:
 
 def check_contract(table: str, frame: pl.DataFrame) -> ContractBreach | None:
     """Columns and dtypes of `frame` against the data contract."""
+    _pandera()
     from pandera.config import ValidationDepth, config_context
     from pandera.errors import SchemaErrors
 
@@ -68,6 +82,7 @@ def check_contract(table: str, frame: pl.DataFrame) -> ContractBreach | None:
 
 
 def _pandera_check(rule: QualityRule, check_plan: CheckPlan) -> pa.Check:
+    _pandera()
     import pandera.polars as pa
 
     def passes(data: PolarsData) -> pl.LazyFrame:
@@ -80,6 +95,7 @@ def run_rules(
     table: str, frame: pl.DataFrame, rules: Sequence[QualityRule], tables: Tables
 ) -> list[RuleFailures]:
     """Every rule of `table` over `frame`, all failures collected; one entry per rule, failing or not."""
+    _pandera()
     import pandera.polars as pa
     from pandera.config import ValidationDepth, config_context
     from pandera.errors import SchemaErrors

@@ -60,6 +60,8 @@ class Anonymized:
     """Replacements made in free text, per entity type."""
     span_filters: Counter[str] = field(default_factory=Counter)
     """Per span filter, the spans it decided (`TextScrubResult.span_filters`)."""
+    recognizers: Counter[str] = field(default_factory=Counter)
+    """Per recognizer (and NER), the spans it found that were replaced (`TextScrubResult.recognizers`)."""
 
 
 def scrubber_for(rules: PrivacyRules, keys: Keyring) -> TextScrubber:
@@ -126,7 +128,7 @@ def anonymize(tables: ProfileSet, rules: PrivacyRules, keys: Keyring) -> Anonymi
             actions.append(ColumnAction(table, column, label, values, 0))
         release[table] = frame.select(exprs)
     actions = [_count_changes(action, frames, release) for action in actions]
-    return Anonymized(release, actions, scrubbed.entities, scrubbed.span_filters)
+    return Anonymized(release, actions, scrubbed.entities, scrubbed.span_filters, scrubbed.recognizers)
 
 
 def _label(policy: ColumnPolicy) -> str:
@@ -139,6 +141,7 @@ class _Scrubbed:
     columns: dict[tuple[str, str], pl.Series]
     entities: Counter[str]
     span_filters: Counter[str] = field(default_factory=Counter)
+    recognizers: Counter[str] = field(default_factory=Counter)
 
 
 def _scrub_free_text(frames: dict[str, pl.DataFrame], rules: PrivacyRules, keys: Keyring) -> _Scrubbed:
@@ -188,7 +191,7 @@ def _scrub_free_text(frames: dict[str, pl.DataFrame], rules: PrivacyRules, keys:
         else:
             replaced[(table, column)][row][element] = text
     series = {(t, c): pl.Series(c, values, dtype=frames[t].schema[c]) for (t, c), values in replaced.items()}
-    return _Scrubbed(series, result.entities, result.span_filters)
+    return _Scrubbed(series, result.entities, result.span_filters, result.recognizers)
 
 
 _Place = tuple[str, str, int, int | None]

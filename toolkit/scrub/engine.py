@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import groupby
 from typing import Any
@@ -40,6 +40,8 @@ _SPACY_TO_PRESIDIO = {
     "ORG": "ORGANIZATION",
 }
 NER_ENTITIES = ("PERSON", "LOCATION", "ORGANIZATION")
+NER = "NER"
+"""The source of the spans spaCy's named entities give."""
 NER_SCORE = 0.85
 """The score Presidio's spaCy recognizer gives every entity (spaCy gives none)."""
 
@@ -50,6 +52,8 @@ class Span:
     start: int
     end: int
     score: float
+    source: str = ""
+    """The unit that found it: a recognizer's name, or `NER`."""
 
 
 class _NerOnlySpacyEngine(SpacyNlpEngine):
@@ -138,10 +142,12 @@ class _Running:
         name_words: int,
         patterns: Sequence[tuple[regex.Pattern[str], float]] = (),
         unknown_words: bool = False,
+        name: str = "",
     ) -> None:
         self.order = order
         self.requires = requires
         self.recognizer = recognizer
+        self.name = name
         self.name_words = name_words
         self.patterns = patterns
         self.unknown_words = unknown_words
@@ -238,14 +244,20 @@ class Engine:
                 self.names_only.get(spec.name, 0),
                 [(regex.compile(p.regex, _flags(spec)), p.score) for p in spec.patterns],
                 spec.unknown_words,
+                spec.name,
             )
             for order, spec in enumerate(recognizers)
         ]
         if first_names:
             gazetteer = FirstNameRecognizer(first_names, allow_list, english_words)
-            self.recognizers.append(_Running(len(self.recognizers), None, gazetteer, 0))
+            self.recognizers.append(
+                _Running(len(self.recognizers), None, gazetteer, 0, name=FirstNameRecognizer.NAME)
+            )
         if places:
-            self.recognizers.append(_Running(len(self.recognizers), None, PlaceRecognizer(places), 0))
+            places_recognizer = PlaceRecognizer(places)
+            self.recognizers.append(
+                _Running(len(self.recognizers), None, places_recognizer, 0, name=PlaceRecognizer.NAME)
+            )
 
     def analyze(self, texts: Sequence[str], ner: bool = True) -> list[list[Span]]:
         """Spans found in each text, in order: the recognizers' and, unless `ner` is False, NER's."""
@@ -277,15 +289,15 @@ class Engine:
                     continue
                 for entity, start, end, score, _ in running.findings(text):
                     if running.name_words:  # trimmed first: what it keeps must not hide a name inside it
-                        trimmed = self._trimmed(Span(entity, start, end, score), text, running.name_words,
-                                                running.unknown_words)  # fmt: skip
+                        matched = Span(entity, start, end, score, running.name)
+                        trimmed = self._trimmed(matched, text, running.name_words, running.unknown_words)
                         if trimmed is None:
                             continue
                         start, end = trimmed.start, trimmed.end
                     results.append((entity, start, end, score, running))
             found.append([
-                _whole(Span(entity, start, end, score), text, self.addresses)
-                for entity, start, end, score, _ in _without_duplicates(results)
+                _whole(Span(entity, start, end, score, running.name), text, self.addresses)
+                for entity, start, end, score, running in _without_duplicates(results)
             ])  # fmt: skip
         return found
 
@@ -323,7 +335,7 @@ class Engine:
                 run.pop()
             if sum(w.group().lower() not in PARTICLES for w in run) < fewest:
                 return None
-            return Span(span.entity, run[0].start(), run[-1].end(), span.score)
+            return replace(span, start=run[0].start(), end=run[-1].end())
         if text[span.start : span.end].islower():
             while len(words) > 2 and ordinary(words[-1], english=True):
                 words.pop()  # 'chidera okoro's branch'
@@ -333,7 +345,7 @@ class Engine:
             )
             if parts < fewest or any(ordinary(word, english=True) for word in words):
                 return None
-            return Span(span.entity, words[0].start(), words[-1].end(), span.score)
+            return replace(span, start=words[0].start(), end=words[-1].end())
         while words and ordinary(words[0], english=unknown):
             words.pop(0)
         while words and ordinary(words[-1], english=unknown):
@@ -345,7 +357,7 @@ class Engine:
             return None
         if len(words) == 1 and ordinary(words[0], english=True):
             return None
-        return Span(span.entity, words[0].start(), words[-1].end(), span.score)
+        return replace(span, start=words[0].start(), end=words[-1].end())
 
     def named_entities(self, texts: Sequence[str]) -> list[list[Span]]:
         """spaCy's PERSON, LOCATION and ORGANIZATION entities of each text. A text longer than
@@ -372,7 +384,7 @@ class Engine:
                             if label == "PERSON" and _LOWER_CASE_ONLY.fullmatch(line.group()):
                                 continue
                             start = entity.start_char + offset + line.start()
-                            spans.append(Span(label, start, start + len(line.group()), NER_SCORE))
+                            spans.append(Span(label, start, start + len(line.group()), NER_SCORE, NER))
                 found.append(spans)
         return found
 
@@ -385,11 +397,11 @@ def _whole(span: Span, text: str, addresses: AddressWidener) -> Span:
     extension ('805.929.6222x9270', '+44 20 7946 0958 ext. 12')."""
     if span.entity == "STREET_ADDRESS":
         start, end = addresses.whole(span.start, span.end, text)
-        return span if (start, end) == (span.start, span.end) else Span(span.entity, start, end, span.score)
+        return span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end)
     if span.entity == "PHONE_NUMBER":
         extension = _PHONE_EXTENSION.match(text, span.end)
         if extension is not None:
-            return Span(span.entity, span.start, extension.end(), span.score)
+            return replace(span, end=extension.end())
     return span
 
 

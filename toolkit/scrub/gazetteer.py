@@ -33,6 +33,8 @@ class FirstNameRecognizer(LocalRecognizer):
     or a given name alone ('Mitchell is a very sympathetic person') when it is neither an allowed term nor
     an English word ('Will', 'Grace', 'Hugo' when the allow-list has it are no one alone)."""
 
+    NAME = "first_name_gazetteer"
+
     def __init__(
         self,
         first_names: frozenset[str],
@@ -42,7 +44,7 @@ class FirstNameRecognizer(LocalRecognizer):
         self.first_names = first_names
         self.allow_list = allow_list
         self.english_words = english_words
-        super().__init__(supported_entities=["PERSON"], name="first_name_gazetteer", supported_language="en")
+        super().__init__(supported_entities=["PERSON"], name=self.NAME, supported_language="en")
 
     def load(self) -> None:
         """Nothing to load: the names come with the rules."""
@@ -88,10 +90,12 @@ class PlaceRecognizer(LocalRecognizer):
     persons ('Kraków', 'Bangalore'); a place found here is also learned as one, so the record's other
     mentions of it are places too."""
 
+    NAME = "place_gazetteer"
+
     def __init__(self, places: frozenset[str]) -> None:
         self.places = places
         self.longest = max((len(place.split()) for place in places), default=0)
-        super().__init__(supported_entities=["LOCATION"], name="place_gazetteer", supported_language="en")
+        super().__init__(supported_entities=["LOCATION"], name=self.NAME, supported_language="en")
 
     def load(self) -> None:
         """Nothing to load: the places come with the rules."""

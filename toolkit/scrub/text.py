@@ -13,7 +13,7 @@ import re
 from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Collection, Container, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import regex
 
@@ -82,6 +82,9 @@ class TextScrubResult:
     span_filters: Counter[str] = field(default_factory=Counter)
     """Per span filter, the spans found that it kept out of the replacements (`certain_person`: those it
     kept in against a filter)."""
+    recognizers: Counter[str] = field(default_factory=Counter)
+    """Per recognizer (and `NER`), the spans it found that were replaced (before overlapping findings
+    are merged: a stretch two recognizers found counts for each)."""
 
 
 class TextScrubber:
@@ -193,7 +196,7 @@ class TextScrubber:
             extra: dict[str, list[Span]] = defaultdict(list)
             for text, offset, sentence in need:
                 extra[text] += [
-                    Span(e.entity, e.start + offset, e.end + offset, e.score) for e in named[sentence]
+                    replace(e, start=e.start + offset, end=e.end + offset) for e in named[sentence]
                 ]
             for text, spans in extra.items():
                 found[(record, text)] = recognized[text] + spans
@@ -263,17 +266,20 @@ class TextScrubber:
         return needs
 
     def _kept(
-        self, spans: list[Span], text: str, allow_list: Container[str], counts: Counter[str] | None = None
+        self, spans: list[Span], text: str, allow_list: Container[str], result: TextScrubResult | None = None
     ) -> list[Span]:
         """The spans to replace: of the policy's entities, scored enough, and kept out by no span filter
-        (counted in `counts` by the filter that decided)."""
+        (counted in `result` by the filter that decided, and those kept by their source)."""
         kept = []
         for span in spans:
             if span.entity not in self.entities or span.score < _MIN_SCORE:
                 continue
             out, unit = self.filters.verdict(span, text, allow_list)
-            if unit is not None and counts is not None:
-                counts[unit] += 1
+            if result is not None:
+                if unit is not None:
+                    result.span_filters[unit] += 1
+                if not out:
+                    result.recognizers[span.source] += 1
             if out:
                 continue
             kept.append(
@@ -299,7 +305,7 @@ class TextScrubber:
             return original
         candidates = [
             Finding(s.start, s.end, s.entity, s.score)
-            for s in self._kept(spans, text, identifiers.allow_list, result.span_filters)
+            for s in self._kept(spans, text, identifiers.allow_list, result)
         ]
         if known is None:
             ordinary = Lexicon(identifiers.allow_list, self.common_words)
@@ -418,7 +424,7 @@ def _without_possessive(span: Span, text: str) -> Span:
     """A name without the possessive a detector took in with it: 'Yuki Tanaka's' -> 'Yuki Tanaka', so the
     text reads '<PERSON_…>'s phone'."""
     possessive = _POSSESSIVE.search(text, span.start, span.end)
-    return span if possessive is None else Span(span.entity, span.start, possessive.start(), span.score)
+    return span if possessive is None else replace(span, end=possessive.start())
 
 
 def _with_surname(span: Span, text: str, allow_list: Container[str]) -> Span:
@@ -430,7 +436,7 @@ def _with_surname(span: Span, text: str, allow_list: Container[str]) -> Span:
         if word is None or fold(word.group()) in allow_list:
             break
         end = word.end()
-    return span if end == span.end else Span(span.entity, span.start, end, span.score)
+    return span if end == span.end else replace(span, end=end)
 
 
 def _with_next_names(

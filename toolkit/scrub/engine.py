@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import groupby
 from typing import Any
 
@@ -29,6 +29,7 @@ from toolkit.names import PARTICLES
 from toolkit.rules import PRIVACY_FILE, NlpSettings, RecognizerSpec
 from toolkit.scrub.addresses import AddressWidener
 from toolkit.scrub.gazetteer import FirstNameRecognizer, PlaceRecognizer
+from toolkit.scrub.watchdog import budgeted
 
 _NOT_NER = ["tagger", "parser", "lemmatizer", "attribute_ruler", "senter", "tok2vec_morph"]
 _SPACY_TO_PRESIDIO = {
@@ -152,10 +153,11 @@ class _Running:
         self.patterns = patterns
         self.unknown_words = unknown_words
 
-    def findings(self, text: str) -> list[_Finding]:
+    def findings(self, text: str, timeout: float | None = REGEX_TIMEOUT_SECONDS) -> list[_Finding]:
         """What Presidio's `analyze` of the recognizer finds, without its per-match explanations: a
         pattern match scores the pattern's score, 1 when the recognizer validates it, and is dropped when
-        the recognizer invalidates it; a pattern that runs past Presidio's regex timeout is skipped."""
+        the recognizer invalidates it; a pattern that runs past `timeout` seconds (Presidio's regex timeout;
+        None: no limit) is skipped."""
         recognizer = self.recognizer
         if not isinstance(recognizer, PatternRecognizer):
             return [
@@ -167,7 +169,7 @@ class _Running:
         found: list[_Finding] = []
         for pattern, pattern_score in self.patterns:
             try:
-                for match in pattern.finditer(text, timeout=REGEX_TIMEOUT_SECONDS):
+                for match in pattern.finditer(text, timeout=timeout):
                     start, end = match.span()
                     if start == end:
                         continue
@@ -275,31 +277,34 @@ class Engine:
         times the time (measured on 2,773 profile texts), and it picks among identical
         findings of two recognizers by the order of a set, which changes from process to process. Here
         the tie goes to the recognizer that replaces most (not `names_only`), then to the first in the
-        rules, so a text's findings never depend on the worker that read it."""
-        found = []
-        for text in texts:
-            held = {
-                None,
-                "digit" if _DIGIT.search(text) else None,
-                "non_ascii" if not text.isascii() else None,
-            }
-            results = []
-            for running in self.recognizers:
-                if running.requires not in held:
-                    continue
-                for entity, start, end, score, _ in running.findings(text):
-                    if running.name_words:  # trimmed first: what it keeps must not hide a name inside it
-                        matched = Span(entity, start, end, score, running.name)
-                        trimmed = self._trimmed(matched, text, running.name_words, running.unknown_words)
-                        if trimmed is None:
-                            continue
-                        start, end = trimmed.start, trimmed.end
-                    results.append((entity, start, end, score, running))
-            found.append([
-                _whole(Span(entity, start, end, score, running.name), text, self.addresses)
-                for entity, start, end, score, running in _without_duplicates(results)
-            ])  # fmt: skip
-        return found
+        rules, so a text's findings never depend on the worker that read it. A scan has one time budget
+        for all its searches (`toolkit.scrub.watchdog`), not a timeout on each."""
+        with budgeted() as run:
+            return [run(partial(self._recognized_in, text)) for text in texts]
+
+    def _recognized_in(self, text: str, timeout: float | None) -> list[Span]:
+        """The recognizers' spans in one text, each search under `timeout` seconds (None: no limit)."""
+        held = {
+            None,
+            "digit" if _DIGIT.search(text) else None,
+            "non_ascii" if not text.isascii() else None,
+        }
+        results = []
+        for running in self.recognizers:
+            if running.requires not in held:
+                continue
+            for entity, start, end, score, _ in running.findings(text, timeout):
+                if running.name_words:  # trimmed first: what it keeps must not hide a name inside it
+                    matched = Span(entity, start, end, score, running.name)
+                    trimmed = self._trimmed(matched, text, running.name_words, running.unknown_words)
+                    if trimmed is None:
+                        continue
+                    start, end = trimmed.start, trimmed.end
+                results.append((entity, start, end, score, running))
+        return [
+            _whole(Span(entity, start, end, score, running.name), text, self.addresses)
+            for entity, start, end, score, running in _without_duplicates(results)
+        ]
 
     def _trimmed(self, span: Span, text: str, fewest: int = 2, unknown: bool = False) -> Span | None:
         """A match of a `names_only` recognizer without the ordinary words at its ends ('The', 'Young

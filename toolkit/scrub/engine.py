@@ -29,6 +29,7 @@ from toolkit.names import PARTICLES
 from toolkit.rules import PRIVACY_FILE, NlpSettings, RecognizerSpec
 from toolkit.scrub.addresses import AddressWidener
 from toolkit.scrub.gazetteer import FirstNameRecognizer, PlaceRecognizer
+from toolkit.scrub.probes import lookbehind_probe
 from toolkit.scrub.watchdog import budgeted
 
 _NOT_NER = ["tagger", "parser", "lemmatizer", "attribute_ruler", "senter", "tok2vec_morph"]
@@ -127,6 +128,15 @@ def _pattern_recognizer(spec: RecognizerSpec) -> PatternRecognizer:
     )
 
 
+_RunningPattern = tuple[regex.Pattern[str], float, regex.Pattern[str] | None]
+"""A compiled pattern, its score, and its probe: what a text must hold for the pattern to match in it."""
+
+
+def _running_pattern(source: str, flags: int, score: float) -> _RunningPattern:
+    probe = lookbehind_probe(source)
+    return regex.compile(source, flags), score, regex.compile(probe, flags) if probe is not None else None
+
+
 _Finding = tuple[str, int, int, float, "_Running"]
 """(entity, start, end, score, the recognizer that found it)."""
 
@@ -141,7 +151,7 @@ class _Running:
         requires: str | None,
         recognizer: PatternRecognizer | FirstNameRecognizer | PlaceRecognizer,
         name_words: int,
-        patterns: Sequence[tuple[regex.Pattern[str], float]] = (),
+        patterns: Sequence[_RunningPattern] = (),
         unknown_words: bool = False,
         name: str = "",
     ) -> None:
@@ -167,8 +177,10 @@ class _Running:
             ]
         entity = recognizer.supported_entities[0]
         found: list[_Finding] = []
-        for pattern, pattern_score in self.patterns:
+        for pattern, pattern_score, probe in self.patterns:
             try:
+                if probe is not None and probe.search(text, timeout=timeout) is None:
+                    continue  # no cue that the pattern's look-behind needs (`toolkit.scrub.probes`)
                 for match in pattern.finditer(text, timeout=timeout):
                     start, end = match.span()
                     if start == end:
@@ -244,7 +256,7 @@ class Engine:
                 spec.requires,
                 _pattern_recognizer(spec),
                 self.names_only.get(spec.name, 0),
-                [(regex.compile(p.regex, _flags(spec)), p.score) for p in spec.patterns],
+                [_running_pattern(p.regex, _flags(spec), p.score) for p in spec.patterns],
                 spec.unknown_words,
                 spec.name,
             )

@@ -36,6 +36,7 @@ CASES = [
     # filter, entity, text, the span's value, its score, whether the filter applies
     ("certain_person", "PERSON", "Maria Python reviewed the patch", "Maria Python", 0.85, True),
     ("certain_person", "PERSON", "Builds on Grafana daily", "Grafana", 1.0, True),
+    ("certain_person", "PERSON", "Reviewed by Stan Kafka today", "Stan Kafka", 0.85, True),
     ("certain_person", "PERSON", "Builds on Travis CI daily", "Travis CI", 0.85, False),
     ("certain_person", "PERSON", "Dashboards in Grafana", "Grafana", 0.85, False),
     ("allowed_words", "PERSON", "Dashboards in Power BI", "Power BI", 0.85, True),
@@ -148,3 +149,21 @@ def test_the_units_that_decided_are_counted(scrubber: TextScrubber) -> None:
     assert result.recognizers["email"] == 1
     assert sum(result.recognizers.values()) >= result.entities["EMAIL_ADDRESS"]
     assert set(result.span_filters) <= set(SPAN_FILTERS)
+
+
+def test_a_person_named_like_tools_is_replaced_only_with_the_exception(scrubber: TextScrubber) -> None:
+    """The measured sets hold no such person (switching `certain_person` off changes none of their
+    figures): this is the class it guards."""
+    text = "Julia Rust reviewed the bindings; thanks to Stan Kafka for the benchmarks"
+    every = scrubber.scrub([("one", text)])
+    assert "Julia Rust" not in every.texts[0]
+    assert "Stan Kafka" not in every.texts[0]
+    assert every.span_filters["certain_person"] >= 2
+    saved = scrubber.filters
+    scrubber.filters = SpanFilters(scrubber.tools, set(SPAN_FILTERS) - {"certain_person"})
+    try:
+        without = scrubber.scrub([("one", text)])
+    finally:
+        scrubber.filters = saved
+    assert "Julia Rust" in without.texts[0]
+    assert "Stan Kafka" in without.texts[0]

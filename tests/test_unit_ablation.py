@@ -1,0 +1,38 @@
+"""The ablation benchmark switches one unit off in a copy of the rules, and nothing else."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benchmarks.unit_ablation import rules_without, unit_names
+from toolkit.rules import SPAN_FILTERS, load_privacy_rules
+
+REPO_RULES = Path(__file__).parent.parent / "rules"
+
+
+def test_every_recognizer_and_filter_is_a_unit() -> None:
+    units = unit_names(REPO_RULES)
+    every = load_privacy_rules(REPO_RULES)
+    assert [name for kind, name in units if kind == "recognizer"] == [spec.name for spec in every.recognizers]
+    assert [name for kind, name in units if kind == "filter"] == list(SPAN_FILTERS)
+
+
+@pytest.mark.parametrize(
+    ("unit", "switched_off"),
+    [
+        (("recognizer", "iban"), {"recognizers": ("iban",)}),
+        (("filter", "english_words"), {"span_filters": ("english_words",)}),
+        (None, {}),
+    ],
+)
+def test_one_unit_is_switched_off(
+    unit: tuple[str, str] | None, switched_off: dict[str, tuple[str, ...]], tmp_path: Path
+) -> None:
+    rules = load_privacy_rules(rules_without(REPO_RULES, unit, tmp_path))
+    every = load_privacy_rules(REPO_RULES)
+    assert rules.switched_off == switched_off
+    off = {name for names in switched_off.values() for name in names}
+    assert {spec.name for spec in rules.recognizers} == {spec.name for spec in every.recognizers} - off
+    assert rules.span_filters == every.span_filters - off

@@ -596,8 +596,8 @@ class RecognizerSpec(_Frozen):
     )
     enabled: bool = Field(
         default=True,
-        description="false switches the recognizer off everywhere (scrubbing, verification's scan, the "
-        "pre-commit scan); the report and the card name it.",
+        description="false switches the recognizer off in scrubbing and in the pre-commit scan; verification "
+        "reads none of the recognizers and still runs. The report and the card name it.",
     )
 
     @model_validator(mode="after")

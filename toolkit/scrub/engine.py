@@ -268,9 +268,8 @@ class Engine:
                 _Running(len(self.recognizers), None, gazetteer, 0, name=FirstNameRecognizer.NAME)
             )
         if places:
-            places_recognizer = PlaceRecognizer(places)
             self.recognizers.append(
-                _Running(len(self.recognizers), None, places_recognizer, 0, name=PlaceRecognizer.NAME)
+                _Running(len(self.recognizers), None, PlaceRecognizer(places), 0, name=PlaceRecognizer.NAME)
             )
 
     def analyze(self, texts: Sequence[str], ner: bool = True) -> list[list[Span]]:

@@ -12,17 +12,19 @@ meaning depends on the direction of matching).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import regex
 
 _DIRECTIONAL = regex.compile(r"[*+?}]\+|\(\?>|\\[1-9gGK]|\(\?P=|\(\?\(|\(\?R|\(\?&|\(\?\d|\{e")
 """Constructs whose matching depends on its direction, or that refer to other groups."""
 
 
-def _group_end(source: str, start: int) -> int | None:
-    """The index just after the group that opens at `source[start]` ('('), or None if it never closes.
-    Escapes and character classes are skipped whole."""
+def _structure(source: str) -> Iterator[tuple[int, str, int]]:
+    """(index, character, depth after it) of each '(', ')' and '|' of `source` outside escapes and
+    character classes."""
     depth = 0
-    index = start
+    index = 0
     while index < len(source):
         char = source[index]
         if char == "\\":
@@ -31,14 +33,10 @@ def _group_end(source: str, start: int) -> int | None:
         if char == "[":
             index = _class_end(source, index)
             continue
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return index + 1
+        if char in "()|":
+            depth += {"(": 1, ")": -1, "|": 0}[char]
+            yield index, char, depth
         index += 1
-    return None
 
 
 def _class_end(source: str, start: int) -> int:
@@ -53,26 +51,14 @@ def _class_end(source: str, start: int) -> int:
     return index + 1
 
 
+def _first_group_end(source: str) -> int | None:
+    """The index just after the group `source` opens with, or None if it never closes."""
+    return next((index + 1 for index, char, depth in _structure(source) if char == ")" and depth == 0), None)
+
+
 def _alternates_at_top(source: str) -> bool:
     """Whether `source` has a '|' outside every group and class."""
-    depth = 0
-    index = 0
-    while index < len(source):
-        char = source[index]
-        if char == "\\":
-            index += 2
-            continue
-        if char == "[":
-            index = _class_end(source, index)
-            continue
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        elif char == "|" and depth == 0:
-            return True
-        index += 1
-    return False
+    return any(char == "|" and depth == 0 for _, char, depth in _structure(source))
 
 
 def lookbehind_probe(source: str) -> str | None:
@@ -81,7 +67,7 @@ def lookbehind_probe(source: str) -> str | None:
     holds a construct that reads differently forwards."""
     if not source.startswith("(?<="):
         return None
-    end = _group_end(source, 0)
+    end = _first_group_end(source)
     if end is None or _alternates_at_top(source[end:]):
         return None
     behind = source[len("(?<=") : end - 1]

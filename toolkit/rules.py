@@ -11,8 +11,9 @@ import difflib
 import os
 import re
 import typing
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -89,6 +90,15 @@ class VocabularyLines(_Frozen):
     _check_words = field_validator("terms")(_clean_words)
 
 
+class ListedTerms(_Frozen):
+    """A vocabulary a recognizer's pattern names (`\\L<name>`): a YAML list of terms, written as the
+    pattern must match them (case included, unless the pattern ignores case)."""
+
+    terms: tuple[str, ...] = Field(min_length=1)
+
+    _check_words = field_validator("terms")(_clean_words)
+
+
 class ExportFileKind(_Frozen):
     """One kind of file of a data export (`rules/formats.yaml`): the header names of each column."""
 
@@ -144,7 +154,11 @@ def default_rules_dir() -> Path:
 _M = TypeVar("_M", bound=BaseModel)
 
 
-def _load(rules_dir: Path, name: str, model: type[_M]) -> _M:
+def _load(
+    rules_dir: Path, name: str, model: type[_M], prepare: Callable[[dict[str, Any]], None] | None = None
+) -> _M:
+    """`rules_dir/name` read into `model`; `prepare` may rewrite the raw mapping first (and raise
+    `RulesError`)."""
     path = rules_dir / name
     shown = str(path)
     try:
@@ -159,6 +173,8 @@ def _load(rules_dir: Path, name: str, model: type[_M]) -> _M:
         raise RulesError(shown, "", f"not valid YAML{where}") from None
     if not isinstance(raw, dict):
         raise RulesError(shown, "", "must be a mapping of keys to values")
+    if prepare is not None:
+        prepare(raw)
     try:
         return model.model_validate(raw)
     except ValidationError as exc:
@@ -436,6 +452,7 @@ PLACES_FILE = "vocabularies/places.yaml"
 PRODUCT_WORDS_FILE = "vocabularies/product_words.yaml"
 TECHNICAL_GIVEN_NAMES_FILE = "vocabularies/technical_given_names.yaml"
 ADDRESS_WORDS_FILE = "vocabularies/address_words.yaml"
+PLACE_NAME_JOINERS_FILE = "vocabularies/place_name_joiners.yaml"
 VENDORS_FILE = "vocabularies/vendors.yaml"
 COMMON_WORDS_FILE = "vocabularies/common_words.yaml"
 ENGLISH_WORDS_FILE = "vocabularies/english_words.yaml"
@@ -695,9 +712,56 @@ class PrivacyRules(_Frozen):
     address_words: frozenset[str] = Field(
         default=frozenset(), description="Lower-cased words of addresses ('ul', 'apto'), no final period."
     )
+    place_name_joiners: frozenset[str] = Field(
+        default=frozenset(), description="Lower-cased small words inside names of streets and towns ('da')."
+    )
     shape_terms: dict[str, frozenset[str]] = Field(
         default_factory=dict, description="Shape -> the folded terms of its `known` files."
     )
+
+
+VOCABULARIES_DIR = "vocabularies"
+_NAMED_LIST = re.compile(r"\\\\|\\L<([^>]*)>")
+"""`\\L<name>` in a recognizer's pattern (the `regex` package's syntax for a named list), or an escaped
+backslash, which is left alone ('\\\\L<x>' is a backslash, then 'L<x>')."""
+
+
+def alternation(terms: Iterable[str]) -> str:
+    """A pattern matching any of `terms` literally: one group, longer terms first (so 'cats' is tried
+    before 'cat', as the `regex` package does for a named list)."""
+    import regex
+
+    ordered = sorted(set(terms), key=lambda term: (-len(term), term))
+    return "(?:" + "|".join(regex.escape(t, special_only=True, literal_spaces=True) for t in ordered) + ")"
+
+
+def _fill_vocabularies(rules_dir: Path, raw: dict[str, Any]) -> None:
+    """Replace each `\\L<name>` in the patterns of `recognizers.yaml` by the terms of
+    `vocabularies/<name>.yaml` (`alternation`). A name that is no vocabulary, or a vocabulary that holds no
+    term, is a rules error: an empty alternative would match everywhere, and a missing one nowhere."""
+    shown = str(rules_dir / RECOGNIZERS_FILE)
+    filled: dict[str, str] = {}
+
+    def fill(match: re.Match[str], key: str) -> str:
+        name = match.group(1)
+        if name is None:
+            return match.group()
+        if name not in filled:
+            if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+                raise RulesError(shown, key, f"\\L<{name}>: a vocabulary's name is lower case, digits and _")
+            path = f"{VOCABULARIES_DIR}/{name}.yaml"
+            if not (rules_dir / path).is_file():
+                raise RulesError(shown, key, f"\\L<{name}>: no vocabulary {rules_dir / path}")
+            filled[name] = alternation(_load(rules_dir, path, ListedTerms).terms)
+        return filled[name]
+
+    recognizers = raw.get("recognizers")
+    for index, recognizer in enumerate(recognizers if isinstance(recognizers, list) else ()):
+        patterns = recognizer.get("patterns") if isinstance(recognizer, dict) else None
+        for number, pattern in enumerate(patterns if isinstance(patterns, list) else ()):
+            if isinstance(pattern, dict) and isinstance(pattern.get("regex"), str):
+                key = f"recognizers.{index}.patterns.{number}.regex"
+                pattern["regex"] = _NAMED_LIST.sub(partial(fill, key=key), pattern["regex"])
 
 
 def _compiles_python(pattern: str) -> str:
@@ -757,7 +821,7 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
                 raise RulesError(shown, key, f"only generalize and keep take an argument: {spec!r}")
     if policy.tables["profiles"]["profile_id"] != "pseudonymize":
         raise RulesError(shown, "tables.profiles.profile_id", "must be pseudonymize: it links the tables")
-    recognizers = _load(rules_dir, RECOGNIZERS_FILE, RecognizersFile)
+    recognizers = _load(rules_dir, RECOGNIZERS_FILE, RecognizersFile, partial(_fill_vocabularies, rules_dir))
     if not any(spec.enabled for spec in recognizers.recognizers):
         raise RulesError(str(rules_dir / RECOGNIZERS_FILE), "recognizers", "every recognizer is switched off")
     filters_off = frozenset(spec.name for spec in recognizers.filters if not spec.enabled)
@@ -815,6 +879,9 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
         vendors=frozenset(term.lower() for term in _load(rules_dir, VENDORS_FILE, VocabularyFile).terms),
         address_words=frozenset(
             term.lower().rstrip(".") for term in _load(rules_dir, ADDRESS_WORDS_FILE, VocabularyFile).terms
+        ),
+        place_name_joiners=frozenset(
+            term.lower() for term in _load(rules_dir, PLACE_NAME_JOINERS_FILE, ListedTerms).terms
         ),
         shape_terms=shape_terms,
     )

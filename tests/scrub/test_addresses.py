@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from toolkit.rules import PrivacyRules
 from toolkit.scrub.addresses import AddressWidener
 from toolkit.scrub.text import TextScrubber
 
@@ -60,7 +61,9 @@ WIDENED = [
 @pytest.mark.parametrize(
     ("text", "found", "whole"), WIDENED, ids=[f"widened-{i}" for i in range(len(WIDENED))]
 )
-def test_widener(text: str, found: str, whole: str) -> None:
-    widener = AddressWidener(frozenset({"nr", "ap"}), tools=frozenset({"python", "go"}))
+def test_widener(text: str, found: str, whole: str, privacy_rules: PrivacyRules) -> None:
+    widener = AddressWidener(
+        frozenset({"nr", "ap"}), tools=frozenset({"python", "go"}), joiners=privacy_rules.place_name_joiners
+    )
     start = text.index(found)
     assert text[slice(*widener.widened(start, start + len(found), text))] == whole

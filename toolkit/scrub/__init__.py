@@ -78,6 +78,7 @@ def scrubber_for(rules: PrivacyRules, keys: Keyring) -> TextScrubber:
         rules.common_words,
         rules.english_words,
         rules.address_words,
+        rules.place_name_joiners,
         rules.spoken_languages,
         rules.places,
     )

@@ -11,16 +11,12 @@ it ('…, Berlin | Python').
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Collection, Container, Iterable
 
 import regex
 
-_JOINERS = frozenset({
-    "nad", "na", "pod", "de", "del", "della", "delle", "dei", "di", "da", "do", "dos", "das", "du", "des",
-    "la", "le", "les", "el", "al", "am", "an", "im", "sur", "sous", "upon", "op", "aan", "van", "von", "der",
-    "den", "y", "e", "et", "i",
-})  # fmt: skip
-"""Small words inside the names of streets and towns ('Ždár nad Sázavou', 'Rua da Aurora')."""
+from toolkit.rules import alternation
+
 _ITEM_END = regex.compile(r"[\n\r\t\v\f\u2028\u2029|•;▪◦‣∙\uff1a]|(?<!\S)·|·(?!\S)|[^\S\n]{3,}")
 """What ends the line item an address is written in: a line break, a list's separator, a tab or a wide gap
 (a table flattened to text), a full-width colon (after '住所')."""
@@ -35,16 +31,20 @@ _CASELESS = regex.compile(
 _PART, _WORD, _JOINER = "part", "word", "joiner"
 
 _ADDRESS_PART = r"(?:\p{Lu}[\p{L}'\u2019-]*|\d{3,6}(?:-\d{3,4})?|[A-Z]{2,3})"
-_ADDRESS_JOINER = (
-    r"(?:(?:nad|na|pod|de|del|della|di|da|du|des|la|le|am|an|im|sur|sous|upon|op|aan|y)[^\S\n]+)?"
-)
 _ADDRESS_UNIT = r"(?:Apt\.?|Apartment|Suite|Ste\.?|Unit|Flat|Room|Floor|#)[^\S\n]?\d{1,5}[A-Za-z]?"
-_ADDRESS_LINE = regex.compile(
-    rf"[^\S\n]*(?:\n|\r\n?)[^\S\n]*,?[^\S\n]*(?:{_ADDRESS_UNIT}|{_ADDRESS_PART}(?:,?[^\S\n]+{_ADDRESS_JOINER}{_ADDRESS_PART}){{0,4}}),?"
-    r"(?:(?=[^\S\n]*(?:\n|\r|$))|(?<=\d)(?=[.?!][^\S\n]|[.?!]$))"
-)
-"""A line below an address that holds only its parts (a unit, a town, ', SV', a country and postcode), or
-a last such line ending with a postcode and the sentence ('Poland 25382. Please call ...')."""
+
+
+def _address_line(joiners: Iterable[str]) -> regex.Pattern[str]:
+    """A line below an address that holds only its parts (a unit, a town, ', SV', a country and postcode),
+    or a last such line ending with a postcode and the sentence ('Poland 25382. Please call ...'); the
+    small words of `joiners` may stand between its parts ('Ždár nad Sázavou')."""
+    between = rf"(?:{alternation(joiners)}[^\S\n]+)?" if joiners else ""
+    return regex.compile(
+        rf"[^\S\n]*(?:\n|\r\n?)[^\S\n]*,?[^\S\n]*(?:{_ADDRESS_UNIT}|{_ADDRESS_PART}(?:,?[^\S\n]+{between}{_ADDRESS_PART}){{0,4}}),?"
+        r"(?:(?=[^\S\n]*(?:\n|\r|$))|(?<=\d)(?=[.?!][^\S\n]|[.?!]$))"
+    )
+
+
 _ADDRESS_LINES = 4
 _STREET_LINE_ABOVE = regex.compile(
     r"(?:^|(?<=\n))[^\S\n]*(?:\d{1,6}[^\S\n]+)?(?:\p{Lu}[\p{L}'\u2019-]*[^\S\n]+){1,3}\d{1,5}[a-zA-Z]?"
@@ -58,11 +58,19 @@ _LOOK = 200
 
 class AddressWidener:
     """Widens a street address over its line item; `tools` holds names that end it (the allow-list's
-    technical words), `address_words` the lower-case words of addresses."""
+    technical words), `address_words` the lower-case words of addresses, `joiners` the small words inside
+    names of streets and towns ('da', 'nad': `rules/vocabularies/place_name_joiners.yaml`)."""
 
-    def __init__(self, address_words: Container[str], tools: Container[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        address_words: Container[str],
+        tools: Container[str] = frozenset(),
+        joiners: Collection[str] = frozenset(),
+    ) -> None:
         self.address_words = address_words
         self.tools = tools
+        self.joiners = frozenset(joiners)
+        self.address_line = _address_line(self.joiners)
 
     def whole(self, start: int, end: int, text: str) -> tuple[int, int]:
         """The range of the address found at text[start:end] with what belongs to it: the parts written
@@ -74,7 +82,7 @@ class AddressWidener:
         if above is not None:
             start = above.start() + len(above.group()) - len(above.group().lstrip())
         for _ in range(_ADDRESS_LINES):
-            line = _ADDRESS_LINE.match(text, end)
+            line = self.address_line.match(text, end)
             if line is None:
                 break
             end = line.end()
@@ -114,7 +122,7 @@ class AddressWidener:
             return _PART
         if "-" in folded and folded.rpartition("-")[2] in self.address_words:
             return _PART  # a romanised Korean road ('jungang-ro'), a street by its type ('xyz-straße')
-        if folded in _JOINERS:
+        if folded in self.joiners:
             return _JOINER
         if folded in self.address_words and (len(bare) > 1 or token != bare):
             return _WORD

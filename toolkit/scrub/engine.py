@@ -236,12 +236,15 @@ class Engine:
         common_words: frozenset[str] = frozenset(),
         english_words: frozenset[str] = frozenset(),
         address_words: frozenset[str] = frozenset(),
+        joiners: frozenset[str] = frozenset(),
         languages: frozenset[str] = frozenset(),
         places: frozenset[str] = frozenset(),
     ) -> None:
         self.settings = nlp
         # A tool's name ends an address ('…, Berlin, Kubernetes'); a language's ('Czech Republic') does not.
-        self.addresses = AddressWidener(address_words, frozenset(allow_list - common_words - languages))
+        self.addresses = AddressWidener(
+            address_words, frozenset(allow_list - common_words - languages), joiners
+        )
         self.names_only = {spec.name: spec.name_words for spec in recognizers if spec.names_only}
         self.ordinary = (allow_list, common_words)
         self.english = english_words
@@ -465,6 +468,7 @@ def engine_for(
     common_words: frozenset[str] = frozenset(),
     english_words: frozenset[str] = frozenset(),
     address_words: frozenset[str] = frozenset(),
+    joiners: frozenset[str] = frozenset(),
     languages: frozenset[str] = frozenset(),
     places: frozenset[str] = frozenset(),
 ) -> Engine:
@@ -477,6 +481,7 @@ def engine_for(
         common_words,
         english_words,
         address_words,
+        joiners,
         languages,
         places,
     )

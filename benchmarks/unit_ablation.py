@@ -1,5 +1,6 @@
 """What each unit of the scrubber still adds once the dataset-wide passes hold: every recognizer of
-`rules/recognizers.yaml` and every span filter, switched off in turn (`enabled: false`).
+`rules/recognizers.yaml`, every span filter and every span adjuster, switched off in turn
+(`enabled: false`).
 
 For every unit on, then for each unit off in a copy of `rules/`:
 
@@ -12,9 +13,9 @@ For every unit on, then for each unit off in a copy of `rules/`:
 
 A unit's worth is the difference from every unit on: survivors and personal values it saves (recall), skills
 and precision it costs. Its time is measured apart, with every unit on, over the scrubber-alone texts: the
-seconds a recognizer's patterns take over them, and the seconds a filter's test takes while they are
-scrubbed (the whole job's time moves by more than that between identical runs on this machine). The table
-goes to stdout; `--json` keeps every figure.
+seconds a recognizer's patterns take over them, and the seconds a filter's test or an adjuster takes
+while they are scrubbed (the whole job's time moves by more than that between identical runs on this
+machine). The table goes to stdout; `--json` keeps every figure.
 
     python benchmarks/unit_ablation.py                                   # tests/adversarial/heldout10
     python benchmarks/unit_ablation.py --only phone url allowed_words --prose benchmarks/data/prose_dev.jsonl
@@ -49,12 +50,14 @@ _KEY = "unit ablation key, not a secret"
 
 
 def unit_names(rules: Path) -> list[tuple[str, str]]:
-    """(kind, name) of every recognizer and span filter, in the rules' order."""
-    from toolkit.rules import SPAN_FILTERS
+    """(kind, name) of every recognizer, span filter and span adjuster, in the rules' order."""
+    from toolkit.rules import SPAN_ADJUSTERS, SPAN_FILTERS
 
     data = yaml.safe_load((rules / "recognizers.yaml").read_text(encoding="utf-8"))
-    return [("recognizer", entry["name"]) for entry in data["recognizers"]] + [
-        ("filter", name) for name in SPAN_FILTERS
+    return [
+        *(("recognizer", entry["name"]) for entry in data["recognizers"]),
+        *(("filter", name) for name in SPAN_FILTERS),
+        *(("adjuster", name) for name in SPAN_ADJUSTERS),
     ]
 
 
@@ -72,8 +75,9 @@ def rules_without(rules: Path, unit: tuple[str, str] | None, into: Path) -> Path
                 if entry["name"] == name:
                     entry["enabled"] = False
         else:
-            data["filters"] = [entry for entry in data.get("filters", []) if entry["name"] != name]
-            data["filters"].append({"name": name, "enabled": False})
+            key = {"filter": "filters", "adjuster": "adjusters"}[kind]
+            data[key] = [entry for entry in data.get(key, []) if entry["name"] != name]
+            data[key].append({"name": name, "enabled": False})
         path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return target
 
@@ -136,9 +140,45 @@ def _timed_filters(seconds: defaultdict[str, float]) -> Iterator[None]:
         filters.FILTERS, filters.BY_NAME = saved
 
 
+@contextmanager
+def _timed_adjusters(seconds: defaultdict[str, float]) -> Iterator[None]:
+    """While inside, every span adjuster adds the time it takes to `seconds`."""
+    from toolkit.scrub import adjusters
+    from toolkit.scrub.addresses import AddressWidener
+
+    def timed(work: Callable[..., Any], name: str) -> Callable[..., Any]:
+        def run(*args: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return work(*args)
+            finally:
+                seconds[name] += time.perf_counter() - started
+
+        return run
+
+    functions = {
+        "with_surname": "surname_after_a_name",
+        "with_given_name": "given_name_before_a_name",
+        "without_possessive": "possessive_left_out",
+        "listed_names": "names_listed_with_a_person",
+        "with_extension": "phone_extension",
+    }
+    saved = {function: getattr(adjusters, function) for function in functions}
+    saved_whole = AddressWidener.whole
+    for function, unit in functions.items():
+        setattr(adjusters, function, timed(saved[function], unit))
+    AddressWidener.whole = timed(saved_whole, "address_parts")  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        for function, work in saved.items():
+            setattr(adjusters, function, work)
+        AddressWidener.whole = saved_whole  # type: ignore[method-assign]
+
+
 def unit_seconds(records: list[Record], rules: Path) -> dict[str, float]:
-    """Per unit, with every unit on: a recognizer's matching over the texts, a filter's tests while they
-    are scrubbed."""
+    """Per unit, with every unit on: a recognizer's matching over the texts, a filter's tests and an
+    adjuster's work while they are scrubbed."""
     import polars as pl
 
     import toolkit
@@ -154,7 +194,7 @@ def unit_seconds(records: list[Record], rules: Path) -> dict[str, float]:
         for text in texts:
             running.findings(text)
         seconds[name] += time.perf_counter() - started
-    with _timed_filters(seconds):
+    with _timed_filters(seconds), _timed_adjusters(seconds):
         toolkit.scrub_frame(pl.DataFrame({"text": texts}), "text", rules, _KEY)
     return dict(seconds)
 

@@ -22,6 +22,7 @@ import pytest
 from tests.conftest import pseudonymizing_rules
 from toolkit.card import explain_step, md_escape, percent, render_card
 from toolkit.cli import main
+from toolkit.rules import SPAN_ADJUSTERS
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "sample_data"
@@ -235,17 +236,25 @@ def test_pseudonyms_say_whether_they_link(card: dict[str, str], envelope: dict[s
 def test_units_switched_off_in_the_rules_are_named(card: dict[str, str], envelope: dict[str, Any]) -> None:
     assert envelope["privacy"]["switched_off"] == {}
     assert envelope["privacy"]["span_filters"]["allowed_words"] > 0
+    adjusted = envelope["privacy"]["span_adjusters"]
+    assert list(adjusted) == list(SPAN_ADJUSTERS)
+    assert adjusted["surname_after_a_name"] > 0
     found_by = envelope["privacy"]["recognizers"]
     assert found_by["NER"] > 0
     assert found_by["first_name_gazetteer"] > 0
     assert min(found_by.values()) > 0
     assert "Switched off" not in card["README.md"]
     off = copy.deepcopy(envelope)
-    off["privacy"]["switched_off"] = {"recognizers": ["iban", "url"], "span_filters": ["english_words"]}
+    off["privacy"]["switched_off"] = {
+        "recognizers": ["iban", "url"],
+        "span_filters": ["english_words"],
+        "span_adjusters": ["phone_extension"],
+    }
     rendered = render_card(off)
     for page in (rendered["README.md"], rendered["report.html"]):
         assert "Switched off in the rules" in page
         assert "recognizers iban, url; span filters english" in page
+        assert "span adjusters phone" in page
 
 
 # --- no personal value --------------------------------------------------------------------------------

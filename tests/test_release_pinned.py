@@ -19,7 +19,7 @@ from toolkit.scrub import Keyring
 from tools.releases import without_folders
 
 REPO = Path(__file__).parent.parent
-PINNED = "6ec477db6025d0432df2bb2a4d77cbed28f3f8c6192eaeb6d3f93324a791320d"
+PINNED = "dbd1fb8299ac8049252da750f3eae7c46885a696397a026e4b8af2ba65711ffb"
 KEY = Keyring(b"a pinned release secret, long enough", "TOOLKIT_SECRET")
 
 

@@ -7,16 +7,17 @@ from pathlib import Path
 import pytest
 
 from benchmarks.unit_ablation import rules_without, unit_names
-from toolkit.rules import SPAN_FILTERS, load_privacy_rules
+from toolkit.rules import SPAN_ADJUSTERS, SPAN_FILTERS, load_privacy_rules
 
 REPO_RULES = Path(__file__).parent.parent / "rules"
 
 
-def test_every_recognizer_and_filter_is_a_unit() -> None:
+def test_every_recognizer_filter_and_adjuster_is_a_unit() -> None:
     units = unit_names(REPO_RULES)
     every = load_privacy_rules(REPO_RULES)
     assert [name for kind, name in units if kind == "recognizer"] == [spec.name for spec in every.recognizers]
     assert [name for kind, name in units if kind == "filter"] == list(SPAN_FILTERS)
+    assert [name for kind, name in units if kind == "adjuster"] == list(SPAN_ADJUSTERS)
 
 
 @pytest.mark.parametrize(
@@ -24,6 +25,7 @@ def test_every_recognizer_and_filter_is_a_unit() -> None:
     [
         (("recognizer", "iban"), {"recognizers": ("iban",)}),
         (("filter", "english_words"), {"span_filters": ("english_words",)}),
+        (("adjuster", "phone_extension"), {"span_adjusters": ("phone_extension",)}),
         (None, {}),
     ],
 )
@@ -36,3 +38,4 @@ def test_one_unit_is_switched_off(
     off = {name for names in switched_off.values() for name in names}
     assert {spec.name for spec in rules.recognizers} == {spec.name for spec in every.recognizers} - off
     assert rules.span_filters == every.span_filters - off
+    assert rules.span_adjusters == every.span_adjusters - off

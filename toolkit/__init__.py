@@ -215,7 +215,9 @@ class Release:
     recognizers: Mapping[str, int] = field(default_factory=dict)
     """Per recognizer (and NER), the spans it found that were replaced."""
     switched_off: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    """The recognizers and span filters the rules switched off."""
+    """The recognizers, span filters and span adjusters the rules switched off."""
+    span_adjusters: Mapping[str, int] = field(default_factory=dict)
+    """Per span adjuster, the spans to replace it changed or added."""
     key_source: str = "given"
     """Where the pseudonyms' key came from ('given', 'TOOLKIT_SECRET' or 'random per run')."""
     suppressed_pseudonyms: tuple[tuple[str, str], ...] = ()
@@ -283,6 +285,7 @@ def _release_report(release: Release) -> dict[str, Any]:
             release.span_filters,
             release.recognizers,
             release.switched_off,
+            release.span_adjusters,
         ),
         "verification": {
             "persons_checked": release.verification.persons_checked,
@@ -360,6 +363,7 @@ def anonymize(
         "entities": dict(anonymized.entities),
         "span_filters": dict(anonymized.span_filters),
         "recognizers": dict(anonymized.recognizers),
+        "span_adjusters": dict(anonymized.span_adjusters),
         "switched_off": rules.switched_off,
         "key_source": keys.source,
         "suppressed_pseudonyms": tuple(suppressed),

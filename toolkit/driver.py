@@ -93,7 +93,7 @@ class JobOutcome:
     quasi_identifier_views: dict[str, tuple[int, int]] = field(default_factory=dict)
     """The same per attacker view (its columns' cells)."""
     switched_off: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    """The recognizers and span filters the rules switched off (`PrivacyRules.switched_off`)."""
+    """The recognizers, span filters and adjusters the rules switched off (`PrivacyRules.switched_off`)."""
 
     @property
     def blocked(self) -> bool:

@@ -100,6 +100,8 @@ class BatchStats:
     """Per span filter, the spans it decided."""
     recognizers: Counter[str] = field(default_factory=Counter)
     """Per recognizer (and NER), the spans it found that were replaced."""
+    span_adjusters: Counter[str] = field(default_factory=Counter)
+    """Per span adjuster, the spans to replace it changed or added."""
     verification: Verification = field(default_factory=Verification)
     skipped_files: Counter[str] = field(default_factory=Counter)
     """Files of exports that were never read into a table, by reason ('private messages')."""
@@ -128,6 +130,7 @@ class BatchStats:
         self.entities.update(other.entities)
         self.span_filters.update(other.span_filters)
         self.recognizers.update(other.recognizers)
+        self.span_adjusters.update(other.span_adjusters)
         self.verification.merge(other.verification)
         self.skipped_files.update(other.skipped_files)
 
@@ -197,6 +200,7 @@ def process_batch(
         entities=anonymized.entities,
         span_filters=anonymized.span_filters,
         recognizers=anonymized.recognizers,
+        span_adjusters=anonymized.span_adjusters,
         verification=verification,
         skipped_files=skipped_files(parsed),
     )

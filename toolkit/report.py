@@ -16,7 +16,7 @@ from toolkit._version import __version__
 from toolkit.model import TABLE_SCHEMAS, ProfileSet
 from toolkit.publish import write_json
 from toolkit.quality import Finding, ValidationResult
-from toolkit.rules import SPAN_FILTERS
+from toolkit.rules import SPAN_ADJUSTERS, SPAN_FILTERS
 from toolkit.scrub.keys import RANDOM_KEY
 from toolkit.text import plural
 from toolkit.verify import CONTACT_ENTITIES
@@ -131,6 +131,7 @@ def job_envelope(
             stats.span_filters,
             stats.recognizers,
             outcome.switched_off,
+            stats.span_adjusters,
         ),
         "verification": {
             "persons_checked": stats.verification.persons_checked,
@@ -170,6 +171,7 @@ def privacy_section(
     span_filters: Mapping[str, int],
     recognizers: Mapping[str, int],
     switched_off: Mapping[str, Sequence[str]],
+    span_adjusters: Mapping[str, int],
 ) -> dict[str, Any]:
     """The report's `privacy`: the key's source, each column's action, the entities replaced in text, the
     spans each span filter decided (kept out of the replacements; `certain_person`: kept in against a
@@ -180,6 +182,7 @@ def privacy_section(
         "columns": list(columns),
         "entities_replaced": dict(sorted(entities.items())),
         "span_filters": {name: span_filters.get(name, 0) for name in SPAN_FILTERS},
+        "span_adjusters": {name: span_adjusters.get(name, 0) for name in SPAN_ADJUSTERS},
         "recognizers": dict(sorted(recognizers.items())),
         "switched_off": {kind: list(names) for kind, names in sorted(switched_off.items())},
     }

@@ -651,16 +651,40 @@ class SpanFilterSpec(_Frozen):
     enabled: bool = True
 
 
+SpanAdjusterName = Literal[
+    "surname_after_a_name",
+    "given_name_before_a_name",
+    "possessive_left_out",
+    "names_listed_with_a_person",
+    "address_parts",
+    "phone_extension",
+]
+"""The span adjusters of the scrubber (`toolkit.scrub.adjusters`): each changes a span found, or adds one
+beside it, so that a replacement covers the whole identifier."""
+SPAN_ADJUSTERS: tuple[SpanAdjusterName, ...] = typing.get_args(SpanAdjusterName)
+
+
+class SpanAdjusterSpec(_Frozen):
+    name: SpanAdjusterName
+    enabled: bool = True
+
+
 class RecognizersFile(_Frozen):
     recognizers: tuple[RecognizerSpec, ...] = Field(min_length=1)
     filters: tuple[SpanFilterSpec, ...] = Field(
         default=(),
         description="The span filters with their `enabled` flag; a filter not listed is on.",
     )
+    adjusters: tuple[SpanAdjusterSpec, ...] = Field(
+        default=(),
+        description="The span adjusters with their `enabled` flag; an adjuster not listed is on.",
+    )
 
-    @field_validator("recognizers", "filters")
+    @field_validator("recognizers", "filters", "adjusters")
     @classmethod
-    def _named_once(cls, specs: tuple[RecognizerSpec | SpanFilterSpec, ...]) -> tuple[Any, ...]:
+    def _named_once(
+        cls, specs: tuple[RecognizerSpec | SpanFilterSpec | SpanAdjusterSpec, ...]
+    ) -> tuple[Any, ...]:
         names = [spec.name for spec in specs]
         repeated = sorted({name for name in names if names.count(name) > 1})
         if repeated:
@@ -676,9 +700,12 @@ class PrivacyRules(_Frozen):
     """The recognizers switched on."""
     span_filters: frozenset[SpanFilterName] = frozenset(SPAN_FILTERS)
     """The span filters switched on."""
+    span_adjusters: frozenset[SpanAdjusterName] = frozenset(SPAN_ADJUSTERS)
+    """The span adjusters switched on."""
     switched_off: dict[str, tuple[str, ...]] = Field(
         default_factory=dict,
-        description="'recognizers' and 'span_filters' -> the names switched off in the rules (reported).",
+        description="'recognizers', 'span_filters' and 'span_adjusters' -> the names switched off in the "
+        "rules (reported).",
     )
     allow_list: frozenset[str] = Field(
         description="Lower-cased words and phrases never taken for personal data."
@@ -825,6 +852,7 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
     if not any(spec.enabled for spec in recognizers.recognizers):
         raise RulesError(str(rules_dir / RECOGNIZERS_FILE), "recognizers", "every recognizer is switched off")
     filters_off = frozenset(spec.name for spec in recognizers.filters if not spec.enabled)
+    adjusters_off = frozenset(spec.name for spec in recognizers.adjusters if not spec.enabled)
     allow = _load(rules_dir, ALLOW_LIST_FILE, VocabularyFile)
     plain = _load(rules_dir, PLAIN_WORDS_FILE, VocabularyFile)
     terms = _load(rules_dir, TECHNICAL_TERMS_FILE, VocabularyFile)
@@ -855,11 +883,13 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
         policy=policy,
         recognizers=tuple(spec for spec in recognizers.recognizers if spec.enabled),
         span_filters=frozenset(SPAN_FILTERS) - filters_off,
+        span_adjusters=frozenset(SPAN_ADJUSTERS) - adjusters_off,
         switched_off={
             kind: names
             for kind, names in (
                 ("recognizers", tuple(spec.name for spec in recognizers.recognizers if not spec.enabled)),
                 ("span_filters", tuple(name for name in SPAN_FILTERS if name in filters_off)),
+                ("span_adjusters", tuple(name for name in SPAN_ADJUSTERS if name in adjusters_off)),
             )
             if names
         },

@@ -7,7 +7,8 @@ import pytest
 import spacy
 
 from toolkit.rules import PrivacyRules
-from toolkit.scrub.engine import MAX_NER_CHARS, NER_ENTITIES, NER_SCORE, Engine, Span, _pieces
+from toolkit.scrub.engine import MAX_NER_CHARS, NER_ENTITIES, NER_SCORE, Engine, _pieces
+from toolkit.scrub.spans import Span
 from toolkit.scrub.text import TextScrubber
 
 TEXTS = [

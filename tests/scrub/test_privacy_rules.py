@@ -29,6 +29,8 @@ MISTAKES = [
     (RECOGNIZERS_FILE, "{name: product_name,", "{name: english_words,", "filters", "named more than once: ['english_words']"),
     (RECOGNIZERS_FILE, "  - name: email_any_script\n", "  - name: email\n", "recognizers", "named more than once: ['email']"),
     (RECOGNIZERS_FILE, "{name: english_words, enabled: true}", "{name: english_words, enabled: maybe}", "filters.3.enabled", "boolean"),
+    (RECOGNIZERS_FILE, "{name: phone_extension,", "{name: phone_extensions,", "adjusters.5.name", "address_parts"),
+    (RECOGNIZERS_FILE, "{name: phone_extension,", "{name: address_parts,", "adjusters", "named more than once: ['address_parts']"),
 ]  # fmt: skip
 
 
@@ -65,14 +67,21 @@ def test_units_switched_off_are_left_out_and_named(tmp_path: Path) -> None:
             tmp_path,
             ("  - name: iban\n", "  - name: iban\n    enabled: false\n"),
             ("{name: english_words, enabled: true}", "{name: english_words, enabled: false}"),
+            ("{name: phone_extension, enabled: true}", "{name: phone_extension, enabled: false}"),
         )
     )
     assert "iban" not in [spec.name for spec in rules.recognizers]
     assert "english_words" not in rules.span_filters
-    assert rules.switched_off == {"recognizers": ("iban",), "span_filters": ("english_words",)}
+    assert "phone_extension" not in rules.span_adjusters
+    assert rules.switched_off == {
+        "recognizers": ("iban",),
+        "span_filters": ("english_words",),
+        "span_adjusters": ("phone_extension",),
+    }
     every = load_privacy_rules(REPO_RULES)
     assert every.switched_off == {}
     assert len(every.span_filters) == 7
+    assert len(every.span_adjusters) == 6
 
 
 def test_a_filter_left_out_of_the_list_is_on(tmp_path: Path) -> None:

@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 from toolkit.rules import SPAN_FILTERS, PrivacyRules
-from toolkit.scrub.engine import Span
 from toolkit.scrub.filters import BY_NAME, FILTERS, SpanFilters
+from toolkit.scrub.spans import Span
 from toolkit.scrub.text import Seeds, TextScrubber
 from toolkit.scrub.tools import ToolJudge
 

@@ -9,8 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import TEST_KEY
-from toolkit.scrub.engine import _LINE, Span
+from toolkit.scrub.engine import _LINE
 from toolkit.scrub.identifiers import RecordIdentifiers, fold_with_offsets
+from toolkit.scrub.spans import Span
 from toolkit.scrub.text import Seeds, TextScrubber, _sentences
 from toolkit.scrub.tools import is_allowed, named_by_allowed_words, written_as_software
 from toolkit.text import fold, fold_char

@@ -62,6 +62,8 @@ class Anonymized:
     """Per span filter, the spans it decided (`TextScrubResult.span_filters`)."""
     recognizers: Counter[str] = field(default_factory=Counter)
     """Per recognizer (and NER), the spans it found that were replaced (`TextScrubResult.recognizers`)."""
+    span_adjusters: Counter[str] = field(default_factory=Counter)
+    """Per span adjuster, the spans to replace it changed or added (`TextScrubResult.span_adjusters`)."""
 
 
 def scrubber_for(rules: PrivacyRules, keys: Keyring) -> TextScrubber:
@@ -81,6 +83,7 @@ def scrubber_for(rules: PrivacyRules, keys: Keyring) -> TextScrubber:
         rules.place_name_joiners,
         rules.spoken_languages,
         rules.places,
+        rules.span_adjusters,
     )
     return TextScrubber(
         engine,
@@ -94,6 +97,7 @@ def scrubber_for(rules: PrivacyRules, keys: Keyring) -> TextScrubber:
         rules.vendors,
         declared_order(rules.recognizers),
         rules.span_filters,
+        rules.span_adjusters,
     )
 
 
@@ -129,7 +133,14 @@ def anonymize(tables: ProfileSet, rules: PrivacyRules, keys: Keyring) -> Anonymi
             actions.append(ColumnAction(table, column, label, values, 0))
         release[table] = frame.select(exprs)
     actions = [_count_changes(action, frames, release) for action in actions]
-    return Anonymized(release, actions, scrubbed.entities, scrubbed.span_filters, scrubbed.recognizers)
+    return Anonymized(
+        release,
+        actions,
+        scrubbed.entities,
+        scrubbed.span_filters,
+        scrubbed.recognizers,
+        scrubbed.span_adjusters,
+    )
 
 
 def _label(policy: ColumnPolicy) -> str:
@@ -143,6 +154,7 @@ class _Scrubbed:
     entities: Counter[str]
     span_filters: Counter[str] = field(default_factory=Counter)
     recognizers: Counter[str] = field(default_factory=Counter)
+    span_adjusters: Counter[str] = field(default_factory=Counter)
 
 
 def _scrub_free_text(frames: dict[str, pl.DataFrame], rules: PrivacyRules, keys: Keyring) -> _Scrubbed:
@@ -192,7 +204,7 @@ def _scrub_free_text(frames: dict[str, pl.DataFrame], rules: PrivacyRules, keys:
         else:
             replaced[(table, column)][row][element] = text
     series = {(t, c): pl.Series(c, values, dtype=frames[t].schema[c]) for (t, c), values in replaced.items()}
-    return _Scrubbed(series, result.entities, result.span_filters, result.recognizers)
+    return _Scrubbed(series, result.entities, result.span_filters, result.recognizers, result.span_adjusters)
 
 
 _Place = tuple[str, str, int, int | None]

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache, partial
 from itertools import groupby
 from typing import Any
@@ -26,10 +26,12 @@ from presidio_analyzer.nlp_engine import NerModelConfiguration, SpacyNlpEngine
 from toolkit.detectors import FILTERING_CHECKS, validator_for
 from toolkit.errors import RulesError
 from toolkit.names import PARTICLES
-from toolkit.rules import PRIVACY_FILE, NlpSettings, RecognizerSpec
+from toolkit.rules import PRIVACY_FILE, SPAN_ADJUSTERS, NlpSettings, RecognizerSpec
 from toolkit.scrub.addresses import AddressWidener
+from toolkit.scrub.adjusters import SpanAdjusters
 from toolkit.scrub.gazetteer import FirstNameRecognizer, PlaceRecognizer
 from toolkit.scrub.probes import lookbehind_probe
+from toolkit.scrub.spans import Span
 from toolkit.scrub.watchdog import budgeted
 
 _NOT_NER = ["tagger", "parser", "lemmatizer", "attribute_ruler", "senter", "tok2vec_morph"]
@@ -46,16 +48,6 @@ NER = "NER"
 """The source of the spans spaCy's named entities give."""
 NER_SCORE = 0.85
 """The score Presidio's spaCy recognizer gives every entity (spaCy gives none)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Span:
-    entity: str
-    start: int
-    end: int
-    score: float
-    source: str = ""
-    """The unit that found it: a recognizer's name, or `NER`."""
 
 
 class _NerOnlySpacyEngine(SpacyNlpEngine):
@@ -239,12 +231,14 @@ class Engine:
         joiners: frozenset[str] = frozenset(),
         languages: frozenset[str] = frozenset(),
         places: frozenset[str] = frozenset(),
+        adjusters: frozenset[str] = frozenset(SPAN_ADJUSTERS),
     ) -> None:
         self.settings = nlp
         # A tool's name ends an address ('…, Berlin, Kubernetes'); a language's ('Czech Republic') does not.
         self.addresses = AddressWidener(
             address_words, frozenset(allow_list - common_words - languages), joiners
         )
+        self.adjusters = SpanAdjusters(adjusters)
         self.names_only = {spec.name: spec.name_words for spec in recognizers if spec.names_only}
         self.ordinary = (allow_list, common_words)
         self.english = english_words
@@ -316,7 +310,7 @@ class Engine:
                     start, end = trimmed.start, trimmed.end
                 results.append((entity, start, end, score, running))
         return [
-            _whole(Span(entity, start, end, score, running.name), text, self.addresses)
+            self.adjusters.whole(Span(entity, start, end, score, running.name), text, self.addresses)
             for entity, start, end, score, running in _without_duplicates(results)
         ]
 
@@ -408,22 +402,6 @@ class Engine:
         return found
 
 
-_PHONE_EXTENSION = regex.compile(r"[^\S\n]?(?i:x|ext\.?|extension|#)[^\S\n]?\d{1,6}\b")
-
-
-def _whole(span: Span, text: str, addresses: AddressWidener) -> Span:
-    """A finding with what belongs to it: a street address's parts (`AddressWidener.whole`), a phone's
-    extension ('805.929.6222x9270', '+44 20 7946 0958 ext. 12')."""
-    if span.entity == "STREET_ADDRESS":
-        start, end = addresses.whole(span.start, span.end, text)
-        return span if (start, end) == (span.start, span.end) else replace(span, start=start, end=end)
-    if span.entity == "PHONE_NUMBER":
-        extension = _PHONE_EXTENSION.match(text, span.end)
-        if extension is not None:
-            return replace(span, end=extension.end())
-    return span
-
-
 _DIGIT = regex.compile(r"\d")
 _LINE = regex.compile(r"[^\s|•;▪◦‣∙·](?:[^\n\r\t\v\f\u2028\u2029|•;▪◦‣∙·]|(?<=\S)·(?=\S))*(?<=[^\s|•;▪◦‣∙·])")
 """A run of an entity's text within one line and one item of a list: a middle dot between letters stays
@@ -471,6 +449,7 @@ def engine_for(
     joiners: frozenset[str] = frozenset(),
     languages: frozenset[str] = frozenset(),
     places: frozenset[str] = frozenset(),
+    adjusters: frozenset[str] = frozenset(SPAN_ADJUSTERS),
 ) -> Engine:
     """One engine per process and settings: the spaCy model loads once."""
     return Engine(
@@ -484,4 +463,5 @@ def engine_for(
         joiners,
         languages,
         places,
+        adjusters,
     )

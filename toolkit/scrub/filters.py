@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection, Container
 from dataclasses import dataclass
 
 from toolkit.rules import SPAN_FILTERS, SpanFilterName
-from toolkit.scrub.engine import Span
+from toolkit.scrub.spans import Span
 from toolkit.scrub.tools import (
     ToolJudge,
     given_name_first,

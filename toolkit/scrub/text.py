@@ -18,11 +18,13 @@ from dataclasses import dataclass, field, replace
 import regex
 
 from toolkit.detectors import Finding, resolve
-from toolkit.rules import SPAN_FILTERS
-from toolkit.scrub.engine import Engine, Span
+from toolkit.rules import SPAN_ADJUSTERS, SPAN_FILTERS
+from toolkit.scrub.adjusters import SpanAdjusters
+from toolkit.scrub.engine import Engine
 from toolkit.scrub.filters import SpanFilters
 from toolkit.scrub.identifiers import RecordIdentifiers, WordIndex
 from toolkit.scrub.keys import Keyring
+from toolkit.scrub.spans import Span
 from toolkit.scrub.tools import ToolJudge, is_allowed
 from toolkit.text import DISGUISED_AT, INVISIBLE, WIDE_FORMS, Lexicon, Words, fold
 
@@ -85,6 +87,8 @@ class TextScrubResult:
     recognizers: Counter[str] = field(default_factory=Counter)
     """Per recognizer (and `NER`), the spans it found that were replaced (before overlapping findings
     are merged: a stretch two recognizers found counts for each)."""
+    span_adjusters: Counter[str] = field(default_factory=Counter)
+    """Per span adjuster, the spans to replace that it changed or added."""
 
 
 class TextScrubber:
@@ -101,6 +105,7 @@ class TextScrubber:
         vendors: frozenset[str] = frozenset(),
         precedence: Sequence[str] = (),
         span_filters: Collection[str] = SPAN_FILTERS,
+        span_adjusters: Collection[str] = SPAN_ADJUSTERS,
     ) -> None:
         self.engine = engine
         self.precedence = tuple(precedence)
@@ -116,6 +121,7 @@ class TextScrubber:
             common_words, first_names, self.given_names, engine.english, product_words, vendors
         )
         self.filters = SpanFilters(self.tools, span_filters)
+        self.adjusters = SpanAdjusters(span_adjusters)
 
     def scrub(
         self,
@@ -282,11 +288,11 @@ class TextScrubber:
                     result.recognizers[span.source] += 1
             if out:
                 continue
-            kept.append(
-                _without_possessive(_with_surname(span, text, allow_list), text)
-                if span.entity == "PERSON"
-                else span
-            )
+            if span.entity == "PERSON":
+                span = self.adjusters.person(span, text, allow_list)
+            if result is not None:
+                result.span_adjusters.update(span.adjusted)
+            kept.append(span)
         return kept
 
     def _replace(
@@ -309,10 +315,13 @@ class TextScrubber:
         ]
         if known is None:
             ordinary = Lexicon(identifiers.allow_list, self.common_words)
-            known = [
-                _with_next_names(start, end, found.entity, text, ordinary, self.given_names)
-                for start, end, found in identifiers.find(text, index)
-            ]
+            known = []
+            for start, end, found in identifiers.find(text, index):
+                finding, units = self.adjusters.known_name(
+                    Finding(start, end, found.entity, known=True), text, ordinary, self.given_names
+                )
+                result.span_adjusters.update(units)
+                known.append(finding)
         candidates += known
         tokens_already = [match.span() for match in TOKEN.finditer(text)]
         if tokens_already:  # tokens never overlap: the last one starting before a candidate's end decides
@@ -325,7 +334,8 @@ class TextScrubber:
         if not merged:
             return original
         ordinary = Lexicon(identifiers.allow_list, self.common_words)
-        merged = _with_listed_names(merged, text, ordinary, self.engine.english)
+        merged, listed = self.adjusters.listed(merged, text, ordinary, self.engine.english)
+        result.span_adjusters["names_listed_with_a_person"] += listed
         tokens: dict[str, str] = {}
         for start, end, entity in merged:
             value = text[start:end]
@@ -370,7 +380,7 @@ def _readable(text: str) -> str:
 
 
 _CAPITALISED_WORD = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}'\u2019]*")
-_POSSESSIVE = regex.compile(r"['\u2019]s$")
+_POSSESSIVE = regex.compile(r"(?<=\p{L})['\u2019]s?\Z")
 _TEXT_WORD = regex.compile(r"[\p{L}\p{N}]+(?:['\u2019]\p{L}+)*")
 _LONGEST_PHRASE = 4
 """Allowed phrases are looked for up to this many words."""
@@ -411,90 +421,6 @@ def _sentences(text: str) -> Iterable[tuple[int, str]]:
         yield start, text[start : end.start()]
         start = end.end()
     yield start, text[start:]
-
-
-_NEXT_NAME_WORD = regex.compile(r"[^\S\n\r]\p{Lu}[\p{L}'\u2019-]*\p{L}(?![\p{L}\p{N}])")
-"""The word after a name on the same line (a name never runs on to the next line)."""
-
-
-_POSSESSIVE = regex.compile(r"(?<=\p{L})['\u2019]s?\Z")
-
-
-def _without_possessive(span: Span, text: str) -> Span:
-    """A name without the possessive a detector took in with it: 'Yuki Tanaka's' -> 'Yuki Tanaka', so the
-    text reads '<PERSON_…>'s phone'."""
-    possessive = _POSSESSIVE.search(text, span.start, span.end)
-    return span if possessive is None else replace(span, end=possessive.start())
-
-
-def _with_surname(span: Span, text: str, allow_list: Container[str]) -> Span:
-    """NER often stops a name early ('Thành' of 'Thành Nguyễn'): take in up to two capitalised words that
-    follow it directly and are not allowed terms."""
-    end = span.end
-    for _ in range(2):
-        word = _NEXT_NAME_WORD.match(text, end)
-        if word is None or fold(word.group()) in allow_list:
-            break
-        end = word.end()
-    return span if end == span.end else replace(span, end=end)
-
-
-def _with_next_names(
-    start: int, end: int, entity: str, text: str, allow_list: Container[str], given_names: Container[str]
-) -> Finding:
-    """A single known name word takes in the capitalised words right after it ('Lerato' of a record
-    that knows her, in 'Lerato Khumalo leads ...', which NER took for an organisation), and a given name
-    right before it ('Ray' of 'used by Ray Chukwuemeka's group', though Ray is a tool too)."""
-    if entity == "PERSON" and " " not in text[start:end]:
-        end = _with_surname(Span(entity, start, end, 1.0), text, allow_list).end
-        before = _GIVEN_NAME_BEFORE.search(text, max(0, start - _LONGEST_GIVEN_NAME), start)
-        if before is not None and before.group(1) in given_names:
-            start = before.start(1)
-    return Finding(start, end, entity, known=True)
-
-
-_LONGEST_GIVEN_NAME = 30
-_GIVEN_NAME_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(\p{Lu}\p{Ll}+)[^\S\n\r]+\Z")
-
-
-_LISTED_NAME = regex.compile(
-    r"(?:,[^\S\n\r]*|[^\S\n\r]+(?:and|&)[^\S\n\r]+)(\p{Lu}\p{Ll}+)(?=[^\S\n\r]*(?:[,.;:)]|and\b|&|$))"
-)
-"""The next name of a list after a person: ', Sirli' or ' and Sirli', ending the list or followed by more."""
-_NAME_LISTED_BEFORE = regex.compile(
-    r"(?:\b(?:with|and|to|by|from|thanks)[^\S\n\r]+|,[^\S\n\r]*)(\p{Lu}\p{Ll}+)"
-    r"(?:,[^\S\n\r]*|[^\S\n\r]+(?:and|&)[^\S\n\r]+)\Z"
-)
-"""A name listed right before a person after a list's cue: 'with Sorin and ', ', Oskar, '."""
-
-
-def _with_listed_names(
-    merged: list[tuple[int, int, str]], text: str, ordinary: Lexicon, english: Container[str]
-) -> list[tuple[int, int, str]]:
-    """A capitalised word listed right after a person ('with <Rasmus> and Sirli.', 'hired <Ana>, Oskar and
-    Liis') or right before one ('with Sorin and <Anca>') is a person too, unless it is an allowed, everyday
-    or English word ('with Ana and Kubernetes')."""
-    spans = list(merged)
-    index = 0
-    while index < len(spans):
-        start, end, entity = spans[index]
-        if entity == "PERSON":
-            previous = spans[index - 1][1] if index else 0
-            before = _NAME_LISTED_BEFORE.search(text, max(previous, start - 80), start)
-            if before and before.start(1) >= previous and _is_name_word(before.group(1), ordinary, english):
-                spans.insert(index, (before.start(1), before.end(1), "PERSON"))
-                continue  # the word inserted may follow another listed name
-            following = spans[index + 1][0] if index + 1 < len(spans) else len(text)
-            after = _LISTED_NAME.match(text, end)
-            if after and after.end(1) <= following and _is_name_word(after.group(1), ordinary, english):
-                spans.insert(index + 1, (after.start(1), after.end(1), "PERSON"))
-        index += 1
-    return spans
-
-
-def _is_name_word(word: str, ordinary: Lexicon, english: Container[str]) -> bool:
-    folded = fold(word)
-    return folded not in ordinary and folded not in english
 
 
 _SPACES = re.compile(r" +")

@@ -8,7 +8,7 @@ from collections.abc import Callable, Container
 
 import regex
 
-from toolkit.scrub.engine import Span
+from toolkit.scrub.spans import Span
 from toolkit.text import fold
 
 _WORD_SPLIT = str.maketrans({"-": " ", "/": " ", "(": " ", ")": " ", ",": " "})

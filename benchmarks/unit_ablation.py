@@ -1,6 +1,6 @@
 """What each unit of the scrubber still adds once the dataset-wide passes hold: every recognizer of
-`rules/recognizers.yaml`, every span filter and every span adjuster, switched off in turn
-(`enabled: false`).
+`rules/recognizers.yaml`, the gazetteers and NER, every span filter and every span adjuster, switched off in
+turn (`enabled: false`).
 
 For every unit on, then for each unit off in a copy of `rules/`:
 
@@ -50,12 +50,14 @@ _KEY = "unit ablation key, not a secret"
 
 
 def unit_names(rules: Path) -> list[tuple[str, str]]:
-    """(kind, name) of every recognizer, span filter and span adjuster, in the rules' order."""
-    from toolkit.rules import SPAN_ADJUSTERS, SPAN_FILTERS
+    """(kind, name) of every recognizer (patterns, then the gazetteers and NER), span filter and span
+    adjuster, in the rules' order."""
+    from toolkit.rules import BUILT_IN, SPAN_ADJUSTERS, SPAN_FILTERS
 
     data = yaml.safe_load((rules / "recognizers.yaml").read_text(encoding="utf-8"))
     return [
         *(("recognizer", entry["name"]) for entry in data["recognizers"]),
+        *(("built_in", name) for name in BUILT_IN),
         *(("filter", name) for name in SPAN_FILTERS),
         *(("adjuster", name) for name in SPAN_ADJUSTERS),
     ]
@@ -75,7 +77,7 @@ def rules_without(rules: Path, unit: tuple[str, str] | None, into: Path) -> Path
                 if entry["name"] == name:
                     entry["enabled"] = False
         else:
-            key = {"filter": "filters", "adjuster": "adjusters"}[kind]
+            key = {"built_in": "built_in", "filter": "filters", "adjuster": "adjusters"}[kind]
             data[key] = [entry for entry in data.get(key, []) if entry["name"] != name]
             data[key].append({"name": name, "enabled": False})
         path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
@@ -177,7 +179,7 @@ def _timed_adjusters(seconds: defaultdict[str, float]) -> Iterator[None]:
 
 
 def unit_seconds(records: list[Record], rules: Path) -> dict[str, float]:
-    """Per unit, with every unit on: a recognizer's matching over the texts, a filter's tests and an
+    """Per unit, with every unit on: a recognizer's matching over the texts; NER, a filter's tests and an
     adjuster's work while they are scrubbed."""
     import polars as pl
 
@@ -194,8 +196,21 @@ def unit_seconds(records: list[Record], rules: Path) -> dict[str, float]:
         for text in texts:
             running.findings(text)
         seconds[name] += time.perf_counter() - started
-    with _timed_filters(seconds), _timed_adjusters(seconds):
-        toolkit.scrub_frame(pl.DataFrame({"text": texts}), "text", rules, _KEY)
+    ner = engine.named_entities
+
+    def timed_ner(sentences: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return ner(sentences)
+        finally:
+            seconds["NER"] += time.perf_counter() - started
+
+    engine.named_entities = timed_ner  # type: ignore[method-assign,assignment]  # scrub_frame's cached engine
+    try:
+        with _timed_filters(seconds), _timed_adjusters(seconds):
+            toolkit.scrub_frame(pl.DataFrame({"text": texts}), "text", rules, _KEY)
+    finally:
+        del engine.named_entities
     return dict(seconds)
 
 

@@ -669,8 +669,23 @@ class SpanAdjusterSpec(_Frozen):
     enabled: bool = True
 
 
+BuiltInName = Literal["first_name_gazetteer", "place_gazetteer", "NER"]
+"""The recognizers that are not patterns of the rules: the gazetteers of given names and places
+(`toolkit.scrub.gazetteer`, from `vocabularies/first_names.yaml` and `places.yaml`) and spaCy's NER."""
+BUILT_IN: tuple[BuiltInName, ...] = typing.get_args(BuiltInName)
+
+
+class BuiltInSpec(_Frozen):
+    name: BuiltInName
+    enabled: bool = True
+
+
 class RecognizersFile(_Frozen):
     recognizers: tuple[RecognizerSpec, ...] = Field(min_length=1)
+    built_in: tuple[BuiltInSpec, ...] = Field(
+        default=(),
+        description="The gazetteers and NER with their `enabled` flag; one not listed is on.",
+    )
     filters: tuple[SpanFilterSpec, ...] = Field(
         default=(),
         description="The span filters with their `enabled` flag; a filter not listed is on.",
@@ -680,10 +695,10 @@ class RecognizersFile(_Frozen):
         description="The span adjusters with their `enabled` flag; an adjuster not listed is on.",
     )
 
-    @field_validator("recognizers", "filters", "adjusters")
+    @field_validator("recognizers", "built_in", "filters", "adjusters")
     @classmethod
     def _named_once(
-        cls, specs: tuple[RecognizerSpec | SpanFilterSpec | SpanAdjusterSpec, ...]
+        cls, specs: tuple[RecognizerSpec | BuiltInSpec | SpanFilterSpec | SpanAdjusterSpec, ...]
     ) -> tuple[Any, ...]:
         names = [spec.name for spec in specs]
         repeated = sorted({name for name in names if names.count(name) > 1})
@@ -697,7 +712,9 @@ class PrivacyRules(_Frozen):
 
     policy: PrivacyPolicy
     recognizers: tuple[RecognizerSpec, ...]
-    """The recognizers switched on."""
+    """The pattern recognizers switched on."""
+    built_in: frozenset[BuiltInName] = frozenset(BUILT_IN)
+    """The gazetteers and NER switched on."""
     span_filters: frozenset[SpanFilterName] = frozenset(SPAN_FILTERS)
     """The span filters switched on."""
     span_adjusters: frozenset[SpanAdjusterName] = frozenset(SPAN_ADJUSTERS)
@@ -853,6 +870,7 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
         raise RulesError(str(rules_dir / RECOGNIZERS_FILE), "recognizers", "every recognizer is switched off")
     filters_off = frozenset(spec.name for spec in recognizers.filters if not spec.enabled)
     adjusters_off = frozenset(spec.name for spec in recognizers.adjusters if not spec.enabled)
+    built_in_off = frozenset(spec.name for spec in recognizers.built_in if not spec.enabled)
     allow = _load(rules_dir, ALLOW_LIST_FILE, VocabularyFile)
     plain = _load(rules_dir, PLAIN_WORDS_FILE, VocabularyFile)
     terms = _load(rules_dir, TECHNICAL_TERMS_FILE, VocabularyFile)
@@ -884,10 +902,15 @@ def load_privacy_rules(rules_dir: Path | None = None) -> PrivacyRules:
         recognizers=tuple(spec for spec in recognizers.recognizers if spec.enabled),
         span_filters=frozenset(SPAN_FILTERS) - filters_off,
         span_adjusters=frozenset(SPAN_ADJUSTERS) - adjusters_off,
+        built_in=frozenset(BUILT_IN) - built_in_off,
         switched_off={
             kind: names
             for kind, names in (
-                ("recognizers", tuple(spec.name for spec in recognizers.recognizers if not spec.enabled)),
+                (
+                    "recognizers",
+                    tuple(spec.name for spec in recognizers.recognizers if not spec.enabled)
+                    + tuple(name for name in BUILT_IN if name in built_in_off),
+                ),
                 ("span_filters", tuple(name for name in SPAN_FILTERS if name in filters_off)),
                 ("span_adjusters", tuple(name for name in SPAN_ADJUSTERS if name in adjusters_off)),
             )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 import spacy
+from spacy.language import Language
 
 from toolkit.rules import PrivacyRules
 from toolkit.scrub.engine import MAX_NER_CHARS, NER_ENTITIES, NER_SCORE, Engine, _pieces
@@ -22,8 +23,13 @@ TEXTS = [
 _LABELS = {"PERSON": "PERSON", "GPE": "LOCATION", "LOC": "LOCATION", "FAC": "LOCATION", "ORG": "ORGANIZATION"}
 
 
+def _ner(engine: Engine) -> Language:
+    assert engine.ner is not None
+    return engine.ner
+
+
 def test_only_the_ner_component_runs(scrubber: TextScrubber) -> None:
-    assert scrubber.engine.ner.pipe_names == ["ner"]
+    assert _ner(scrubber.engine).pipe_names == ["ner"]
 
 
 def test_ner_alone_finds_what_the_full_pipeline_finds(scrubber: TextScrubber) -> None:
@@ -46,7 +52,7 @@ def test_ner_alone_finds_what_the_full_pipeline_finds(scrubber: TextScrubber) ->
 def test_a_text_longer_than_spacys_limit_is_read_in_pieces_with_offsets_kept(scrubber: TextScrubber) -> None:
     filler = "the compiler team tuned kernels for weeks. " * 30_000  # 1.3 million characters
     text = filler + "Kenji Ueda moved from Osaka to Berlin."
-    assert len(text) > scrubber.engine.ner.max_length
+    assert len(text) > _ner(scrubber.engine).max_length
     (spans,) = scrubber.engine.named_entities([text])
     found = {text[span.start : span.end] for span in spans}
     assert {"Kenji Ueda", "Osaka", "Berlin"} <= found
@@ -70,6 +76,18 @@ def test_recognizers_run_with_or_without_ner(ner: bool, scrubber: TextScrubber) 
     assert any(span.entity == "LOCATION" and span.score == NER_SCORE for span in spans) is ner
 
 
+def test_an_engine_with_ner_switched_off_loads_no_model_and_finds_no_entity(
+    privacy_rules: PrivacyRules,
+) -> None:
+    engine = Engine(privacy_rules.policy.nlp, privacy_rules.recognizers, ner=False)
+    assert engine.ner is None
+    assert engine.named_entities(["Kenji Ueda moved to Osaka."]) == [[]]
+    (spans,) = engine.analyze(["Kenji Ueda moved to Osaka; mail kenji.ueda@example.org"])
+    sources = {span.source for span in spans}
+    assert "email" in sources
+    assert "NER" not in sources
+
+
 def test_an_engine_without_recognizers_still_runs_ner(privacy_rules: PrivacyRules) -> None:
     engine = Engine(privacy_rules.policy.nlp, ())
     (spans,) = engine.analyze(["Kenji Ueda moved to Osaka."])
@@ -80,7 +98,7 @@ def test_an_engine_without_recognizers_still_runs_ner(privacy_rules: PrivacyRule
 def test_the_words_ner_meets_are_forgotten_after_each_call(scrubber: TextScrubber) -> None:
     engine = scrubber.engine
     engine.named_entities(["Warm-up text for Ada Byron."])
-    before = len(engine.ner.vocab.strings)
+    before = len(_ner(engine).vocab.strings)
     names = [
         f"Zqx{chr(97 + i)}wert Vlorbik{chr(97 + j)}an met Kraszt{i}{j} in Pelvos."
         for i in range(8)
@@ -88,4 +106,4 @@ def test_the_words_ner_meets_are_forgotten_after_each_call(scrubber: TextScrubbe
     ]
     found = engine.named_entities(names)
     assert len(found) == len(names)
-    assert len(engine.ner.vocab.strings) == before
+    assert len(_ner(engine).vocab.strings) == before

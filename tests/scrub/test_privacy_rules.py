@@ -30,6 +30,7 @@ MISTAKES = [
     (RECOGNIZERS_FILE, "  - name: email_any_script\n", "  - name: email\n", "recognizers", "named more than once: ['email']"),
     (RECOGNIZERS_FILE, "{name: english_words, enabled: true}", "{name: english_words, enabled: maybe}", "filters.3.enabled", "boolean"),
     (RECOGNIZERS_FILE, "{name: phone_extension,", "{name: phone_extensions,", "adjusters.5.name", "address_parts"),
+    (RECOGNIZERS_FILE, "{name: NER,", "{name: ner,", "built_in.2.name", "NER"),
     (RECOGNIZERS_FILE, "{name: phone_extension,", "{name: address_parts,", "adjusters", "named more than once: ['address_parts']"),
 ]  # fmt: skip
 
@@ -68,13 +69,15 @@ def test_units_switched_off_are_left_out_and_named(tmp_path: Path) -> None:
             ("  - name: iban\n", "  - name: iban\n    enabled: false\n"),
             ("{name: english_words, enabled: true}", "{name: english_words, enabled: false}"),
             ("{name: phone_extension, enabled: true}", "{name: phone_extension, enabled: false}"),
+            ("{name: NER, enabled: true}", "{name: NER, enabled: false}"),
         )
     )
     assert "iban" not in [spec.name for spec in rules.recognizers]
     assert "english_words" not in rules.span_filters
     assert "phone_extension" not in rules.span_adjusters
+    assert rules.built_in == {"first_name_gazetteer", "place_gazetteer"}
     assert rules.switched_off == {
-        "recognizers": ("iban",),
+        "recognizers": ("iban", "NER"),
         "span_filters": ("english_words",),
         "span_adjusters": ("phone_extension",),
     }
@@ -82,6 +85,7 @@ def test_units_switched_off_are_left_out_and_named(tmp_path: Path) -> None:
     assert every.switched_off == {}
     assert len(every.span_filters) == 7
     assert len(every.span_adjusters) == 6
+    assert every.built_in == {"first_name_gazetteer", "place_gazetteer", "NER"}
 
 
 def test_a_filter_left_out_of_the_list_is_on(tmp_path: Path) -> None:

@@ -75,15 +75,16 @@ def scrubber_for(rules: PrivacyRules, keys: Keyring) -> TextScrubber:
     engine = engine_for(
         rules.policy.nlp,
         rules.recognizers,
-        rules.first_names,
+        rules.first_names if "first_name_gazetteer" in rules.built_in else frozenset(),
         rules.allow_list,
         rules.common_words,
         rules.english_words,
         rules.address_words,
         rules.place_name_joiners,
         rules.spoken_languages,
-        rules.places,
+        rules.places if "place_gazetteer" in rules.built_in else frozenset(),
         rules.span_adjusters,
+        "NER" in rules.built_in,
     )
     return TextScrubber(
         engine,

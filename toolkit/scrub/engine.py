@@ -22,6 +22,7 @@ import spacy
 from presidio_analyzer import EntityRecognizer, Pattern, PatternRecognizer
 from presidio_analyzer.analyzer_engine import REGEX_TIMEOUT_SECONDS
 from presidio_analyzer.nlp_engine import NerModelConfiguration, SpacyNlpEngine
+from spacy.language import Language
 
 from toolkit.detectors import FILTERING_CHECKS, validator_for
 from toolkit.errors import RulesError
@@ -232,6 +233,7 @@ class Engine:
         languages: frozenset[str] = frozenset(),
         places: frozenset[str] = frozenset(),
         adjusters: frozenset[str] = frozenset(SPAN_ADJUSTERS),
+        ner: bool = True,
     ) -> None:
         self.settings = nlp
         # A tool's name ends an address ('…, Berlin, Kubernetes'); a language's ('Czech Republic') does not.
@@ -242,9 +244,12 @@ class Engine:
         self.names_only = {spec.name: spec.name_words for spec in recognizers if spec.names_only}
         self.ordinary = (allow_list, common_words)
         self.english = english_words
-        self.nlp_engine = _NerOnlySpacyEngine(nlp.model)
-        self.nlp_engine.load()
-        self.ner = self.nlp_engine.nlp["en"]  # type: ignore[index]
+        self.ner: Language | None = None
+        """spaCy's pipeline, None when the rules switch NER off (the model is not loaded then)."""
+        if ner:
+            nlp_engine = _NerOnlySpacyEngine(nlp.model)
+            nlp_engine.load()
+            self.ner = nlp_engine.nlp["en"]  # type: ignore[index]
         # A text without digits is not read by the recognizers that need one (phones, cards, IPs ...), an
         # ASCII text not by those of other scripts.
         self.recognizers = [
@@ -377,6 +382,8 @@ class Engine:
         `MAX_NER_CHARS` is read in pieces cut at white space, so no text can exceed spaCy's length limit
         and the time stays linear in the length. The words spaCy meets are forgotten after each call
         (a memory zone): its vocabulary would otherwise grow with every new name a worker reads."""
+        if self.ner is None:
+            return [[] for _ in texts]
         found = []
         pieces = [piece for text in texts for piece in _pieces(text)]
         with self.ner.memory_zone():
@@ -450,6 +457,7 @@ def engine_for(
     languages: frozenset[str] = frozenset(),
     places: frozenset[str] = frozenset(),
     adjusters: frozenset[str] = frozenset(SPAN_ADJUSTERS),
+    ner: bool = True,
 ) -> Engine:
     """One engine per process and settings: the spaCy model loads once."""
     return Engine(
@@ -464,4 +472,5 @@ def engine_for(
         languages,
         places,
         adjusters,
+        ner,
     )

@@ -194,7 +194,10 @@ class TextScrubber:
         for record, texts in texts_of.items():
             every = [*texts, *read_only.get(record, ())]
             self._learn(records[record], {text: recognized[text] for text in every}, every)
-        needs = {record: self._needing_ner(texts, records[record]) for record, texts in texts_of.items()}
+        needs = {
+            record: self._needing_ner(texts, records[record]) if self.engine.ner is not None else []
+            for record, texts in texts_of.items()
+        }
         sentences = sorted({sentence for need in needs.values() for _, _, sentence in need})
         named = dict(zip(sentences, self.engine.named_entities(sentences), strict=True))
         found: dict[tuple[Hashable, str], list[Span]] = {}

@@ -176,7 +176,8 @@ def privacy_section(
     """The report's `privacy`: the key's source, each column's action, the entities replaced in text, the
     spans each span filter decided (kept out of the replacements; `certain_person`: kept in against a
     filter), the spans each recognizer (and NER) found that were replaced (a stretch found by two counts
-    for each; a recognizer that found none is not listed), and the units the rules switched off."""
+    for each; a recognizer that found none is not listed), the spans to replace each span adjuster changed
+    or added, and the units the rules switched off."""
     return {
         "key": {"source": key_source, "linkable_across_runs": key_source != RANDOM_KEY},
         "columns": list(columns),

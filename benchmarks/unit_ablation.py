@@ -118,23 +118,26 @@ def prose_figures(records: list[Record], rules: Path) -> dict[str, Any]:
     }
 
 
+def _timed(work: Callable[..., Any], name: str, seconds: defaultdict[str, float]) -> Callable[..., Any]:
+    """`work`, adding the time each call takes to `seconds[name]`."""
+
+    def run(*args: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return work(*args)
+        finally:
+            seconds[name] += time.perf_counter() - started
+
+    return run
+
+
 @contextmanager
 def _timed_filters(seconds: defaultdict[str, float]) -> Iterator[None]:
     """While inside, every span filter's test adds the time it takes to `seconds`."""
     from toolkit.scrub import filters
 
-    def timed(test: Callable[..., bool], name: str) -> Callable[..., bool]:
-        def run(*args: Any) -> bool:
-            started = time.perf_counter()
-            try:
-                return test(*args)
-            finally:
-                seconds[name] += time.perf_counter() - started
-
-        return run
-
     saved = filters.FILTERS, filters.BY_NAME
-    filters.FILTERS = tuple(replace(unit, test=timed(unit.test, unit.name)) for unit in saved[0])
+    filters.FILTERS = tuple(replace(unit, test=_timed(unit.test, unit.name, seconds)) for unit in saved[0])
     filters.BY_NAME = {unit.name: unit for unit in filters.FILTERS}
     try:
         yield
@@ -148,16 +151,6 @@ def _timed_adjusters(seconds: defaultdict[str, float]) -> Iterator[None]:
     from toolkit.scrub import adjusters
     from toolkit.scrub.addresses import AddressWidener
 
-    def timed(work: Callable[..., Any], name: str) -> Callable[..., Any]:
-        def run(*args: Any) -> Any:
-            started = time.perf_counter()
-            try:
-                return work(*args)
-            finally:
-                seconds[name] += time.perf_counter() - started
-
-        return run
-
     functions = {
         "with_surname": "surname_after_a_name",
         "with_given_name": "given_name_before_a_name",
@@ -168,8 +161,8 @@ def _timed_adjusters(seconds: defaultdict[str, float]) -> Iterator[None]:
     saved = {function: getattr(adjusters, function) for function in functions}
     saved_whole = AddressWidener.whole
     for function, unit in functions.items():
-        setattr(adjusters, function, timed(saved[function], unit))
-    AddressWidener.whole = timed(saved_whole, "address_parts")  # type: ignore[method-assign]
+        setattr(adjusters, function, _timed(saved[function], unit, seconds))
+    AddressWidener.whole = _timed(saved_whole, "address_parts", seconds)  # type: ignore[method-assign]
     try:
         yield
     finally:
@@ -196,16 +189,8 @@ def unit_seconds(records: list[Record], rules: Path) -> dict[str, float]:
         for text in texts:
             running.findings(text)
         seconds[name] += time.perf_counter() - started
-    ner = engine.named_entities
-
-    def timed_ner(sentences: Any) -> Any:
-        started = time.perf_counter()
-        try:
-            return ner(sentences)
-        finally:
-            seconds["NER"] += time.perf_counter() - started
-
-    engine.named_entities = timed_ner  # type: ignore[method-assign,assignment]  # scrub_frame's cached engine
+    # scrub_frame's engine is this one (cached per process)
+    engine.named_entities = _timed(engine.named_entities, "NER", seconds)  # type: ignore[method-assign]
     try:
         with _timed_filters(seconds), _timed_adjusters(seconds):
             toolkit.scrub_frame(pl.DataFrame({"text": texts}), "text", rules, _KEY)

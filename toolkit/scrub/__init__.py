@@ -98,7 +98,6 @@ def scrubber_for(rules: PrivacyRules, keys: Keyring) -> TextScrubber:
         rules.vendors,
         declared_order(rules.recognizers),
         rules.span_filters,
-        rules.span_adjusters,
     )
 
 

@@ -22,7 +22,9 @@ from toolkit.text import Lexicon, fold
 
 _NEXT_NAME_WORD = regex.compile(r"[^\S\n\r]\p{Lu}[\p{L}'\u2019-]*\p{L}(?![\p{L}\p{N}])")
 """The word after a name on the same line (a name never runs on to the next line)."""
-_POSSESSIVE = regex.compile(r"(?<=\p{L})['\u2019]s?\Z")
+POSSESSIVE = regex.compile(r"(?<=\p{L})['\u2019]s?\Z")
+"""A possessive at the end of a word or a span ('Tanaka's', 'Ramos''); the scrubber leaves it out of names
+it reads too."""
 _LONGEST_GIVEN_NAME = 30
 _GIVEN_NAME_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(\p{Lu}\p{Ll}+)[^\S\n\r]+\Z")
 _LISTED_NAME = regex.compile(
@@ -54,7 +56,7 @@ def with_surname(start: int, end: int, text: str, allow_list: Container[str]) ->
 def without_possessive(start: int, end: int, text: str) -> int:
     """`possessive_left_out`: the end of a name without the possessive a detector took in with it
     ('Yuki Tanaka's' -> 'Yuki Tanaka', so the text reads '<PERSON_…>'s phone')."""
-    possessive = _POSSESSIVE.search(text, start, end)
+    possessive = POSSESSIVE.search(text, start, end)
     return end if possessive is None else possessive.start()
 
 

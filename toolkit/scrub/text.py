@@ -18,8 +18,8 @@ from dataclasses import dataclass, field, replace
 import regex
 
 from toolkit.detectors import Finding, resolve
-from toolkit.rules import SPAN_ADJUSTERS, SPAN_FILTERS
-from toolkit.scrub.adjusters import SpanAdjusters
+from toolkit.rules import SPAN_FILTERS
+from toolkit.scrub.adjusters import POSSESSIVE
 from toolkit.scrub.engine import Engine
 from toolkit.scrub.filters import SpanFilters
 from toolkit.scrub.identifiers import RecordIdentifiers, WordIndex
@@ -105,7 +105,6 @@ class TextScrubber:
         vendors: frozenset[str] = frozenset(),
         precedence: Sequence[str] = (),
         span_filters: Collection[str] = SPAN_FILTERS,
-        span_adjusters: Collection[str] = SPAN_ADJUSTERS,
     ) -> None:
         self.engine = engine
         self.precedence = tuple(precedence)
@@ -121,7 +120,8 @@ class TextScrubber:
             common_words, first_names, self.given_names, engine.english, product_words, vendors
         )
         self.filters = SpanFilters(self.tools, span_filters)
-        self.adjusters = SpanAdjusters(span_adjusters)
+        self.adjusters = engine.adjusters
+        """The span adjusters switched on: the engine's, which widens what its recognizers find."""
 
     def scrub(
         self,
@@ -383,7 +383,6 @@ def _readable(text: str) -> str:
 
 
 _CAPITALISED_WORD = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}'\u2019]*")
-_POSSESSIVE = regex.compile(r"(?<=\p{L})['\u2019]s?\Z")
 _TEXT_WORD = regex.compile(r"[\p{L}\p{N}]+(?:['\u2019]\p{L}+)*")
 _LONGEST_PHRASE = 4
 """Allowed phrases are looked for up to this many words."""
@@ -396,11 +395,11 @@ _SENTENCE_BREAK = regex.compile(
 def _unexplained_words(text: str, explained: Lexicon) -> set[str]:
     """The capitalised words of `text`, folded and without a possessive 's, that are neither in
     `explained` nor part of a phrase in it ('Deep' of 'Deep Learning', 'Co' of 'Co-founder')."""
-    capitalised = {_POSSESSIVE.sub("", fold(word)) for word in _CAPITALISED_WORD.findall(text)}
+    capitalised = {POSSESSIVE.sub("", fold(word)) for word in _CAPITALISED_WORD.findall(text)}
     if not explained.missing(capitalised):
         return set()
     written = _TEXT_WORD.findall(text)
-    words = [_POSSESSIVE.sub("", fold(word)) for word in written]
+    words = [POSSESSIVE.sub("", fold(word)) for word in written]
     unknown = explained.missing(set(words))
     covered = [word not in unknown for word in words]
     phrases = {

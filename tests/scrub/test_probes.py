@@ -53,12 +53,12 @@ def test_probes_change_no_finding(scrubber: TextScrubber) -> None:
             running.requires,
             running.recognizer,
             running.name_words,
-            [(pattern, score, None) for pattern, score, _ in running.patterns],
+            [(pattern, score, None, place) for pattern, score, _, place in running.patterns],
             running.unknown_words,
             running.name,
         )
         for text in texts:
             found = [finding[:4] for finding in running.findings(text)]
             assert found == [finding[:4] for finding in plain.findings(text)], (running.name, text)
-            skipped += sum(1 for _, _, probe in running.patterns if probe and not probe.search(text))
+            skipped += sum(1 for _, _, probe, _ in running.patterns if probe and not probe.search(text))
     assert skipped > len(texts)  # most texts hold no cue: the probes spare work

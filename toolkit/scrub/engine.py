@@ -32,6 +32,7 @@ from toolkit.scrub.addresses import AddressWidener
 from toolkit.scrub.adjusters import SpanAdjusters
 from toolkit.scrub.gazetteer import FirstNameRecognizer, PlaceRecognizer
 from toolkit.scrub.probes import lookbehind_probe
+from toolkit.scrub.screens import Screen, required_literals
 from toolkit.scrub.spans import Span
 from toolkit.scrub.watchdog import budgeted
 
@@ -121,13 +122,15 @@ def _pattern_recognizer(spec: RecognizerSpec) -> PatternRecognizer:
     )
 
 
-_RunningPattern = tuple[regex.Pattern[str], float, regex.Pattern[str] | None]
-"""A compiled pattern, its score, and its probe: what a text must hold for the pattern to match in it."""
+_RunningPattern = tuple[regex.Pattern[str], float, regex.Pattern[str] | None, int]
+"""A compiled pattern, its score, its probe (what a text must hold for the pattern to match in it), and
+its place in the engine's screen (`toolkit.scrub.screens`)."""
 
 
-def _running_pattern(source: str, flags: int, score: float) -> _RunningPattern:
+def _running_pattern(source: str, flags: int, score: float, place: int) -> _RunningPattern:
     probe = lookbehind_probe(source)
-    return regex.compile(source, flags), score, regex.compile(probe, flags) if probe is not None else None
+    compiled_probe = regex.compile(probe, flags) if probe is not None else None
+    return regex.compile(source, flags), score, compiled_probe, place
 
 
 _Finding = tuple[str, int, int, float, "_Running"]
@@ -156,11 +159,14 @@ class _Running:
         self.patterns = patterns
         self.unknown_words = unknown_words
 
-    def findings(self, text: str, timeout: float | None = REGEX_TIMEOUT_SECONDS) -> list[_Finding]:
+    def findings(
+        self, text: str, timeout: float | None = REGEX_TIMEOUT_SECONDS, possible: Sequence[bool] = ()
+    ) -> list[_Finding]:
         """What Presidio's `analyze` of the recognizer finds, without its per-match explanations: a
         pattern match scores the pattern's score, 1 when the recognizer validates it, and is dropped when
         the recognizer invalidates it; a pattern that runs past `timeout` seconds (Presidio's regex timeout;
-        None: no limit) is skipped."""
+        None: no limit) is skipped. `possible` (the engine's screen for this text, by place; empty: all
+        possible) skips the patterns that cannot match the text."""
         recognizer = self.recognizer
         if not isinstance(recognizer, PatternRecognizer):
             return [
@@ -170,7 +176,9 @@ class _Running:
             ]
         entity = recognizer.supported_entities[0]
         found: list[_Finding] = []
-        for pattern, pattern_score, probe in self.patterns:
+        for pattern, pattern_score, probe, place in self.patterns:
+            if possible and not possible[place]:
+                continue  # none of the strings the pattern needs is in the text (`toolkit.scrub.screens`)
             try:
                 if probe is not None and probe.search(text, timeout=timeout) is None:
                     continue  # no cue that the pattern's look-behind needs (`toolkit.scrub.probes`)
@@ -252,18 +260,22 @@ class Engine:
             self.ner = nlp_engine.nlp["en"]  # type: ignore[index]
         # A text without digits is not read by the recognizers that need one (phones, cards, IPs ...), an
         # ASCII text not by those of other scripts.
+        place = iter(range(sum(len(spec.patterns) for spec in recognizers)))
         self.recognizers = [
             _Running(
                 order,
                 spec.requires,
                 _pattern_recognizer(spec),
                 self.names_only.get(spec.name, 0),
-                [_running_pattern(p.regex, _flags(spec), p.score) for p in spec.patterns],
+                [_running_pattern(p.regex, _flags(spec), p.score, next(place)) for p in spec.patterns],
                 spec.unknown_words,
                 spec.name,
             )
             for order, spec in enumerate(recognizers)
         ]
+        self.screen = Screen(
+            [required_literals(p.regex, _flags(spec)) for spec in recognizers for p in spec.patterns]
+        )
         if first_names:
             gazetteer = FirstNameRecognizer(first_names, allow_list, english_words)
             self.recognizers.append(
@@ -292,11 +304,16 @@ class Engine:
         the tie goes to the recognizer that replaces most (not `names_only`), then to the first in the
         rules, so a text's findings never depend on the worker that read it. A scan has one time budget
         for all its searches (`toolkit.scrub.watchdog`), not a timeout on each."""
+        possible = self.screen.possible(texts)
         with budgeted() as run:
-            return [run(partial(self._recognized_in, text)) for text in texts]
+            return [
+                run(partial(self._recognized_in, text, screened))
+                for text, screened in zip(texts, possible, strict=True)
+            ]
 
-    def _recognized_in(self, text: str, timeout: float | None) -> list[Span]:
-        """The recognizers' spans in one text, each search under `timeout` seconds (None: no limit)."""
+    def _recognized_in(self, text: str, possible: Sequence[bool], timeout: float | None) -> list[Span]:
+        """The recognizers' spans in one text, each search under `timeout` seconds (None: no limit), the
+        patterns that `possible` rules out not read."""
         held = {
             None,
             "digit" if _DIGIT.search(text) else None,
@@ -306,7 +323,7 @@ class Engine:
         for running in self.recognizers:
             if running.requires not in held:
                 continue
-            for entity, start, end, score, _ in running.findings(text, timeout):
+            for entity, start, end, score, _ in running.findings(text, timeout, possible):
                 if running.name_words:  # trimmed first: what it keeps must not hide a name inside it
                     matched = Span(entity, start, end, score, running.name)
                     trimmed = self._trimmed(matched, text, running.name_words, running.unknown_words)

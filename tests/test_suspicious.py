@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
-from toolkit.suspicious import suspicious
+from toolkit.suspicious import suspicious, suspicious_each
 
 FOUND = [
     ("marta@nowak.pl", "EMAIL_ADDRESS"),
@@ -56,3 +59,12 @@ def test_found(text: str, entity: str) -> None:
 @pytest.mark.parametrize("text", ORDINARY)
 def test_ordinary_text_is_not_suspicious(text: str) -> None:
     assert suspicious(text) is None
+
+
+def test_screened_shapes_find_what_each_text_alone_finds() -> None:
+    prose = Path(__file__).parent / "scrub" / "data" / "prose_dev_small.jsonl"
+    texts = [text for text, _ in FOUND] + ORDINARY
+    texts += [json.loads(line)["text"] for line in prose.read_text(encoding="utf-8").splitlines()]
+    found = suspicious_each(texts)
+    assert found == [suspicious(text) for text in texts]
+    assert sum(shape is not None for shape in found) > len(FOUND)

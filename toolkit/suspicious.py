@@ -9,16 +9,19 @@ year ranges and dates excepted), an IPv4 or IPv6 address, a card number (Luhn), 
 address (a number beside a street word in any of several languages, a PO box, a flat or unit number), an
 identity number (after its name, or shaped as a US SSN or a Nordic date-based number), a date after a
 birth cue.
-`suspicious(text)` says which shape a text holds first, or None.
+`suspicious(text)` says which shape a text holds first, or None; `suspicious_each(texts)` says it for many
+texts, a shape not read on a text that holds none of the strings it needs (`toolkit.screens`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import cache
 
 import regex
 
 from toolkit.detectors import digit_run_ok, iban_ok, ipv4_ok, ipv6_ok, luhn_ok
+from toolkit.screens import Screen, required_literals
 from toolkit.text import unmasked
 
 _STREET_WORDS = (
@@ -128,8 +131,27 @@ def suspicious(text: str) -> str | None:
     """The entity type of the first shape the text holds, or None. Never raises. The text is read as a
     detector should (`toolkit.text.unmasked`: no zero-width characters, full-width forms, encoded at
     signs), so a contact disguised from the scrubber is still found."""
-    text = unmasked(text)
-    for entity, pattern, test in _SHAPES:
+    return _first_shape(unmasked(text), ())
+
+
+def suspicious_each(texts: Sequence[str]) -> list[str | None]:
+    """`suspicious` of each text, in order."""
+    shown = [unmasked(text) for text in texts]
+    return [
+        _first_shape(text, possible) for text, possible in zip(shown, _screen().possible(shown), strict=True)
+    ]
+
+
+@cache
+def _screen() -> Screen:
+    return Screen([required_literals(pattern.pattern, pattern.flags) for _, pattern, _ in _SHAPES])
+
+
+def _first_shape(text: str, possible: Sequence[bool]) -> str | None:
+    """The entity of the first shape in `text`; `possible`, by shape (empty: all), rules shapes out."""
+    for place, (entity, pattern, test) in enumerate(_SHAPES):
+        if possible and not possible[place]:
+            continue
         for match in pattern.finditer(text):
             if test is None or test(match.group()):
                 return entity

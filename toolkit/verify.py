@@ -49,7 +49,7 @@ from toolkit.names import (
     unleet,
 )
 from toolkit.rules import PrivacyRules
-from toolkit.suspicious import SHAPE_ENTITIES, suspicious
+from toolkit.suspicious import SHAPE_ENTITIES, suspicious_each
 from toolkit.text import Lexicon, fold
 
 CONTACT_ENTITIES = SHAPE_ENTITIES
@@ -317,11 +317,16 @@ def verify(
         ours |= {column for labelled, column in LABEL_COLUMNS if labelled == table}
         owners = frame.get_column("profile_id").to_list()
         closed = _closed_vocabularies(table, frame.columns, rules)
-        for column, row, text in _text_cells(frame, ours):
-            if column in closed and fold(text) in closed[column]:
-                continue  # a known country, language or badge: 'Jordan' is the country
+        cells = [
+            (column, row, _REPLACEMENT.sub(" ", text))
+            for column, row, text in _text_cells(frame, ours)
+            # a known country, language or badge: 'Jordan' is the country
+            if column not in closed or fold(text) not in closed[column]
+        ]
+        shapes = suspicious_each([text for _, _, text in cells])
+        for (column, row, text), shape in zip(cells, shapes, strict=True):
             person = release_ids.get(owners[row], "")
-            reason = _search(text, people.get(person), names, ordinary, rules.allow_list)
+            reason = _search(text, people.get(person), names, ordinary, rules.allow_list, shape)
             if reason is not None:
                 result.hits[(table, column, reason)] += 1
                 result.suppressed.setdefault(person, _reason_of(reason))
@@ -343,9 +348,15 @@ def _closed_vocabularies(
 
 
 def _search(
-    text: str, person: _Person | None, names: NameIndex, ordinary: Container[str], allowed: Container[str]
+    text: str,
+    person: _Person | None,
+    names: NameIndex,
+    ordinary: Container[str],
+    allowed: Container[str],
+    shape: str | None,
 ) -> str | None:
-    text = _REPLACEMENT.sub(" ", text)
+    """The reason to suppress the owner of `text` (replacements already blanked), or None: their own
+    identifier, anyone's whole name, or `shape`, the contact shape the text holds (`suspicious`)."""
     folded = fold(text)
     words = _WORDS.findall(folded)
     # A cell that is exactly a technical term ('ruby' as a skill of Ruby's) is the term, not the name.
@@ -355,7 +366,7 @@ def _search(
         return hit.value
     if names.found_in(words):
         return SuppressReason.KNOWN_NAME.value
-    return suspicious(text)
+    return shape
 
 
 def _reason_of(kind: str) -> SuppressReason:

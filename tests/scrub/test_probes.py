@@ -1,5 +1,6 @@
 """A pattern's probe: the look-behind every match needs, searched forwards; a text without it is not read by
-the pattern, and what the recognizers find is the same with probes and without."""
+the pattern, and what the recognizers find is the same with probes and without, and with the engine's
+screens (`toolkit.screens`) and without."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from toolkit.screens import Screen
 from toolkit.scrub.engine import _Running
 from toolkit.scrub.probes import lookbehind_probe
 from toolkit.scrub.text import TextScrubber
@@ -62,3 +64,18 @@ def test_probes_change_no_finding(scrubber: TextScrubber) -> None:
             assert found == [finding[:4] for finding in plain.findings(text)], (running.name, text)
             skipped += sum(1 for _, _, probe, _ in running.patterns if probe and not probe.search(text))
     assert skipped > len(texts)  # most texts hold no cue: the probes spare work
+
+
+def test_screens_change_no_finding(scrubber: TextScrubber) -> None:
+    engine = scrubber.engine
+    texts = _texts()
+    screened = engine.recognized(texts)
+    screen = engine.screen
+    try:
+        engine.screen = Screen([None] * len(screen.required))
+        assert engine.recognized(texts) == screened
+    finally:
+        engine.screen = screen
+    assert sum(r is not None for r in screen.required) >= 60  # most patterns need one of a few strings
+    ruled_out = sum(not possible for row in screen.possible(texts) for possible in row)
+    assert ruled_out > 20 * len(texts)

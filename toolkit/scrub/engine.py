@@ -28,11 +28,11 @@ from toolkit.detectors import FILTERING_CHECKS, validator_for
 from toolkit.errors import RulesError
 from toolkit.names import PARTICLES
 from toolkit.rules import PRIVACY_FILE, SPAN_ADJUSTERS, NlpSettings, RecognizerSpec
+from toolkit.screens import Screen, required_literals
 from toolkit.scrub.addresses import AddressWidener
 from toolkit.scrub.adjusters import SpanAdjusters
 from toolkit.scrub.gazetteer import FirstNameRecognizer, PlaceRecognizer
 from toolkit.scrub.probes import lookbehind_probe
-from toolkit.scrub.screens import Screen, required_literals
 from toolkit.scrub.spans import Span
 from toolkit.scrub.watchdog import budgeted
 
@@ -124,7 +124,7 @@ def _pattern_recognizer(spec: RecognizerSpec) -> PatternRecognizer:
 
 _RunningPattern = tuple[regex.Pattern[str], float, regex.Pattern[str] | None, int]
 """A compiled pattern, its score, its probe (what a text must hold for the pattern to match in it), and
-its place in the engine's screen (`toolkit.scrub.screens`)."""
+its place in the engine's screen (`toolkit.screens`)."""
 
 
 def _running_pattern(source: str, flags: int, score: float, place: int) -> _RunningPattern:
@@ -178,7 +178,7 @@ class _Running:
         found: list[_Finding] = []
         for pattern, pattern_score, probe, place in self.patterns:
             if possible and not possible[place]:
-                continue  # none of the strings the pattern needs is in the text (`toolkit.scrub.screens`)
+                continue  # none of the strings the pattern needs is in the text (`toolkit.screens`)
             try:
                 if probe is not None and probe.search(text, timeout=timeout) is None:
                     continue  # no cue that the pattern's look-behind needs (`toolkit.scrub.probes`)

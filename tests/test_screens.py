@@ -3,19 +3,12 @@ holding none is not read by the pattern, and what the recognizers find is the sa
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolkit.scrub.screens import Screen, required_literals
-from toolkit.scrub.text import TextScrubber
-
-DATA = Path(__file__).parent / "data" / "prose_dev_small.jsonl"
-SAMPLE = Path(__file__).parent.parent.parent / "sample_data"
+from toolkit.screens import Screen, required_literals
 
 
 @pytest.mark.parametrize(
@@ -50,8 +43,8 @@ def test_the_required_strings_of_a_pattern(pattern: str, required: set[str] | No
 @pytest.mark.parametrize(
     ("pattern", "text"),
     [
-        (r"(?i)\bstr\.", "ſtr. 4"),  # the long s is an s to `regex` ignoring case
-        (r"(?i)linkedin:", "LİNKEDİN: ada"),  # so is the dotted capital I an i
+        (r"(?i)\bstr\.", "\u017ftr. 4"),  # the long s is an s to `regex` ignoring case
+        (r"(?i)linkedin:", "L\u0130NKED\u0130N: ada"),  # so is the dotted capital I an i
         (r"(?i)kelvin", "\u212aELVIN"),  # the Kelvin sign a k
         (r"(?i)σοφία", "ΣΟΦΊΑ"),
         (r"(?i)όνομα:", "ΌΝΟΜΑ:"),
@@ -76,31 +69,10 @@ def test_a_screen_rules_out_texts_without_the_strings() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from("aAbBİıiIſsSKk\u212a@. -:"), max_size=20))
+@given(st.text(alphabet=st.sampled_from("aAbBiI\u0130\u0131\u017fsSKk\u212a@. -:"), max_size=20))
 def test_a_screen_never_rules_out_a_text_the_pattern_matches(text: str) -> None:
     patterns = [r"(?i)is\b", r"(?i)k[ai]@", r"ab:|(?i:si)", r"(?<=\bbi)\s?@"]
     screen = Screen([required_literals(p) for p in patterns])
     for pattern, possible in zip(patterns, screen.possible([text])[0], strict=True):
         if regex.search(pattern, text):
             assert possible, (pattern, text)
-
-
-def _texts() -> list[str]:
-    texts = [json.loads(line)["text"] for line in DATA.read_text(encoding="utf-8").splitlines()]
-    texts += [path.read_text(encoding="utf-8") for path in sorted(SAMPLE.rglob("*.txt"))]
-    return texts
-
-
-def test_screens_change_no_finding(scrubber: TextScrubber) -> None:
-    engine = scrubber.engine
-    texts = _texts()
-    screened = engine.recognized(texts)
-    screen = engine.screen
-    try:
-        engine.screen = Screen([None] * len(screen.required))
-        assert engine.recognized(texts) == screened
-    finally:
-        engine.screen = screen
-    assert sum(r is not None for r in screen.required) >= 60  # most patterns need one of a few strings
-    ruled_out = sum(not possible for row in screen.possible(texts) for possible in row)
-    assert ruled_out > 20 * len(texts)

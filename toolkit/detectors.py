@@ -76,6 +76,8 @@ def phone_ok(value: str, regions: Sequence[str]) -> bool:
 
 
 _YEAR = regex.compile(r"(?:19[5-9]\d|20[0-4]\d)")
+_DIGITS = regex.compile(r"\d+")
+_THOUSANDS = regex.compile(r"\d{1,3}(?:[ .]\d{3})+")
 
 
 def digit_run_ok(candidate: str) -> bool:
@@ -85,12 +87,12 @@ def digit_run_ok(candidate: str) -> bool:
     digits = [char for char in candidate if char.isdigit()]
     if not 8 <= len(digits) <= 24:
         return False
-    groups = regex.findall(r"\d+", candidate)
+    groups = _DIGITS.findall(candidate)
     if all(len(group) == 4 and _YEAR.fullmatch(group) for group in groups):
         return False
     if all(_YEAR.fullmatch(group) or (len(group) <= 2 and 1 <= int(group) <= 31) for group in groups):
         return False
-    return regex.fullmatch(r"\d{1,3}(?:[ .]\d{3})+", candidate.strip()) is None
+    return _THOUSANDS.fullmatch(candidate.strip()) is None
 
 
 FILTERING_CHECKS = frozenset({"digit_run"})

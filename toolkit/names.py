@@ -93,6 +93,7 @@ _DIGRAPHS = (("shch", "s"), ("sch", "s"), ("zh", "s"), ("sh", "s"), ("ch", "c"),
              ("ts", "c"), ("tz", "c"), ("ph", "f"), ("th", "t"), ("ck", "k"), ("dj", "j"))  # fmt: skip
 _SOUNDS = str.maketrans({"w": "v", "z": "s", "x": "k", "q": "k", "j": "y", "g": "g"})
 _SILENT = regex.compile(r"[aeiouyh]+")
+_REPEATED = regex.compile(r"(.)\1+")
 MIN_SKELETON = 5
 """Consonant skeletons shorter than this are too common to compare."""
 
@@ -106,7 +107,7 @@ def skeleton(word: str) -> str:
     for digraph, sound in _DIGRAPHS:
         letters = letters.replace(digraph, sound)
     consonants = _SILENT.sub("", letters.translate(_SOUNDS))
-    return regex.sub(r"(.)\1+", r"\1", consonants)
+    return _REPEATED.sub(r"\1", consonants)
 
 
 _NOT_LATIN_LETTER = regex.compile(r"[^\P{L}\p{Latin}]")

@@ -46,6 +46,7 @@ def clean_lines(text: str) -> list[str]:
 
 
 _LETTER_SPACED = regex.compile(r"\p{L}(?:[^\S\n]?-[^\S\n]?\p{L}| \p{L}|[^\S\n]{2,}\p{L}){3,}")
+_WIDE_SPACE = regex.compile(r"[^\S\n]{2,}")
 
 
 def unspaced(line: str) -> str:
@@ -55,7 +56,7 @@ def unspaced(line: str) -> str:
     stripped = line.strip()
     if not _LETTER_SPACED.fullmatch(stripped):
         return line
-    return " ".join(word.replace(" ", "") for word in regex.split(r"[^\S\n]{2,}", stripped))
+    return " ".join(word.replace(" ", "") for word in _WIDE_SPACE.split(stripped))
 
 
 # Latin letters that carry no combining mark to drop, so NFKD leaves them as they are.

@@ -355,7 +355,7 @@ class Engine:
             folded = word.group().lower()
             if folded in PARTICLES:
                 return False
-            parts = regex.split(r"[-\u2011]", folded)
+            parts = _HYPHEN.split(folded)
             return known(folded, english) or (len(parts) > 1 and all(known(part, english) for part in parts))
 
         if unknown:
@@ -375,9 +375,7 @@ class Engine:
             while len(words) > 2 and ordinary(words[-1], english=True):
                 words.pop()  # 'chidera okoro's branch'
             # A hyphenated word of a lowercase name is as many names as parts ('mcallister-ruiz').
-            parts = sum(
-                len(regex.split(r"[-\u2011]", w.group())) for w in words if w.group().lower() not in PARTICLES
-            )
+            parts = sum(len(_HYPHEN.split(w.group())) for w in words if w.group().lower() not in PARTICLES)
             if parts < fewest or any(ordinary(word, english=True) for word in words):
                 return None
             return replace(span, start=words[0].start(), end=words[-1].end())
@@ -434,6 +432,7 @@ _LOWER_CASE_ONLY = regex.compile(r"\p{Ll}+(?:[^\S\n]\p{Ll}+)*")
 """Words in lower case and nothing else: 'de datos', not 'ngawang.sherpa' (an account) nor '田中'."""
 _NAME_WORD = regex.compile(r"\p{L}+(?:[-\u2011]\p{L}+)*")
 """A word of a name, hyphenated parts together, a possessive left out."""
+_HYPHEN = regex.compile(r"[-\u2011]")
 
 MAX_NER_CHARS = 5_000
 """NER reads at most this many characters at once; a longer text is cut at white space (or, with none

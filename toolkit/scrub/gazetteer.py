@@ -81,6 +81,7 @@ _PLACE_CANDIDATE = regex.compile(
 )
 """A run of one to four capitalised words on one line (with the connectors of place names: 'Rio de
 Janeiro'), not inside an address, a path or a handle."""
+_WORD = regex.compile(r"\S+")
 PLACE_SCORE = 0.7
 
 
@@ -105,7 +106,7 @@ class PlaceRecognizer(LocalRecognizer):
     ) -> list[RecognizerResult]:
         results = []
         for match in _PLACE_CANDIDATE.finditer(text):
-            words = list(regex.finditer(r"\S+", match.group()))
+            words = list(_WORD.finditer(match.group()))
             start = 0
             while start < len(words):
                 for end in range(min(len(words), start + self.longest), start, -1):

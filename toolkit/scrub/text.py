@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 import regex
 
 from toolkit.detectors import Finding, resolve
-from toolkit.rules import SPAN_FILTERS
+from toolkit.rules import SPAN_FILTERS, SpanFilterName
 from toolkit.scrub.adjusters import POSSESSIVE
 from toolkit.scrub.engine import Engine
 from toolkit.scrub.filters import SpanFilters
@@ -71,6 +71,9 @@ def contact_entity(value: str) -> str:
 
 _Need = tuple[str, int, str]
 """A sentence that needs NER: the text holding it, its offset there, and the sentence."""
+_Decided = dict[tuple[int, str, Span], tuple[bool, SpanFilterName | None, Span]]
+"""Per call of `scrub`: (the record's allow-list, text, span) -> whether a span filter keeps the span out,
+the unit that decided, and the span as adjusted (`TextScrubber._kept`)."""
 
 
 @dataclass
@@ -191,9 +194,10 @@ class TextScrubber:
         # First without NER: patterns, gazetteer and cues, and the names the structure gives. Then NER,
         # only on the sentences in which a capitalised word is still unexplained for some record.
         recognized = dict(zip(distinct, self.engine.recognized(distinct), strict=True))
+        decided: _Decided = {}
         for record, texts in texts_of.items():
             every = [*texts, *read_only.get(record, ())]
-            self._learn(records[record], {text: recognized[text] for text in every}, every)
+            self._learn(records[record], {text: recognized[text] for text in every}, every, decided)
         needs = {
             record: self._needing_ner(texts, records[record]) if self.engine.ner is not None else []
             for record, texts in texts_of.items()
@@ -210,7 +214,7 @@ class TextScrubber:
             for text, spans in extra.items():
                 found[(record, text)] = recognized[text] + spans
             if extra:
-                self._learn(records[record], extra, texts_of[record])
+                self._learn(records[record], extra, texts_of[record], decided)
         indexes = {record: identifiers.index() for record, identifiers in records.items()}
         result = TextScrubResult(texts=[])
         done: dict[tuple[Hashable, str], str] = {}
@@ -218,7 +222,9 @@ class TextScrubber:
             key = (record, original)
             if key not in done:
                 spans = found.get((record, text)) or recognized.get(text, [])
-                done[key] = self._replace(text, spans, records[record], indexes.get(record), result, original)
+                done[key] = self._replace(
+                    text, spans, records[record], indexes.get(record), result, original, decided
+                )
             result.texts.append(done[key])
         for (record, text), original in zip(kept, kept_originals, strict=True):
             key = (record, original)
@@ -244,14 +250,18 @@ class TextScrubber:
         ]
         if not found:
             return original
-        return self._replace(text, [], identifiers, index, result, original, found)
+        return self._replace(text, [], identifiers, index, result, original, {}, found)
 
     def _learn(
-        self, identifiers: RecordIdentifiers, spans_of: Mapping[str, list[Span]], texts: Iterable[str]
+        self,
+        identifiers: RecordIdentifiers,
+        spans_of: Mapping[str, list[Span]],
+        texts: Iterable[str],
+        decided: _Decided,
     ) -> None:
         """Add what was found in some of one record's texts (`texts`: all of them) to its identifiers."""
         for text, spans in spans_of.items():
-            kept = self._kept(spans, text, identifiers.allow_list)
+            kept = self._kept(spans, text, identifiers.allow_list, decided)
             found = (Finding(span.start, span.end, span.entity, span.score) for span in kept)
             # Learned as the type the text will be replaced by: 'São Paulo' that NER calls a place and a
             # name pattern a person is a place, and is not searched for as a person elsewhere.
@@ -275,15 +285,29 @@ class TextScrubber:
         return needs
 
     def _kept(
-        self, spans: list[Span], text: str, allow_list: Container[str], result: TextScrubResult | None = None
+        self,
+        spans: list[Span],
+        text: str,
+        allow_list: Container[str],
+        decided: _Decided,
+        result: TextScrubResult | None = None,
     ) -> list[Span]:
         """The spans to replace: of the policy's entities, scored enough, and kept out by no span filter
-        (counted in `result` by the filter that decided, and those kept by their source)."""
+        (counted in `result` by the filter that decided, and those kept by their source). A span's
+        decision is made once per call of `scrub` (`decided`): a text's spans are judged when the record
+        learns from them and again when they are replaced."""
         kept = []
-        for span in spans:
-            if span.entity not in self.entities or span.score < _MIN_SCORE:
+        for found in spans:
+            if found.entity not in self.entities or found.score < _MIN_SCORE:
                 continue
-            out, unit = self.filters.verdict(span, text, allow_list)
+            key = (id(allow_list), text, found)
+            if key not in decided:
+                out, unit = self.filters.verdict(found, text, allow_list)
+                adjusted = (
+                    self.adjusters.person(found, text, allow_list) if found.entity == "PERSON" else found
+                )
+                decided[key] = (out, unit, adjusted)
+            out, unit, span = decided[key]
             if result is not None:
                 if unit is not None:
                     result.span_filters[unit] += 1
@@ -291,8 +315,6 @@ class TextScrubber:
                     result.recognizers[span.source] += 1
             if out:
                 continue
-            if span.entity == "PERSON":
-                span = self.adjusters.person(span, text, allow_list)
             if result is not None:
                 result.span_adjusters.update(span.adjusted)
             kept.append(span)
@@ -306,6 +328,7 @@ class TextScrubber:
         index: WordIndex | None,
         result: TextScrubResult,
         original: str,
+        decided: _Decided,
         known: list[Finding] | None = None,
     ) -> str:
         """`text` with the spans found replaced by tokens; `original` is `text` before `_readable` (of the
@@ -314,7 +337,7 @@ class TextScrubber:
             return original
         candidates = [
             Finding(s.start, s.end, s.entity, s.score)
-            for s in self._kept(spans, text, identifiers.allow_list, result)
+            for s in self._kept(spans, text, identifiers.allow_list, decided, result)
         ]
         if known is None:
             ordinary = Lexicon(identifiers.allow_list, self.common_words)

@@ -27,13 +27,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.scale import SECRET, _generated, _timed
 
 ROOT = Path(__file__).resolve().parent.parent
-TABLES = ("profiles", "education", "skills", "contributions", "experience", "awards")
 
 
 def pass_alone(release: Path, out: Path) -> None:
     """The risk pass as the driver runs it, over a release written without it; one JSON line of figures."""
     import polars as pl
 
+    from toolkit.passes import OUTPUT_TABLES
     from toolkit.risk import plan_risk
     from toolkit.risk.phrases import PhraseFinder, phrase_keys
     from toolkit.rules import load_privacy_rules, load_risk_rules
@@ -41,7 +41,7 @@ def pass_alone(release: Path, out: Path) -> None:
     rules, privacy = load_risk_rules(ROOT / "rules"), load_privacy_rules(ROOT / "rules")
     assert rules.phrases is not None
     finder = PhraseFinder(rules.phrases, privacy)
-    scans = {table: pl.scan_parquet(release / f"{table}.parquet") for table in TABLES}
+    scans = {table: pl.scan_parquet(release / f"{table}.parquet") for table in OUTPUT_TABLES}
     ids = scans["profiles"].select("profile_id").collect().get_column("profile_id")
     out.mkdir(parents=True, exist_ok=True)
     parts = out / "phrases"

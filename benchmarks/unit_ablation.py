@@ -182,6 +182,7 @@ def unit_seconds(records: list[Record], rules: Path) -> dict[str, float]:
 
     texts = [record.text for record in records]
     engine = scrubber_for(load_privacy_rules(rules), Keyring(_KEY.encode(), "given")).engine
+    engine.forget()  # timed as read the first time, not as kept from an evaluation before
     seconds: defaultdict[str, float] = defaultdict(float)
     for running in engine.recognizers:
         name: str = running.recognizer.name  # type: ignore[has-type]

@@ -69,10 +69,12 @@ def test_probes_change_no_finding(scrubber: TextScrubber) -> None:
 def test_screens_change_no_finding(scrubber: TextScrubber) -> None:
     engine = scrubber.engine
     texts = _texts()
+    engine.forget()
     screened = engine.recognized(texts)
     screen = engine.screen
     try:
         engine.screen = Screen([None] * len(screen.required))
+        engine.forget()
         assert engine.recognized(texts) == screened
     finally:
         engine.screen = screen

@@ -32,6 +32,7 @@ from toolkit.screens import Screen, required_literals
 from toolkit.scrub.addresses import AddressWidener
 from toolkit.scrub.adjusters import SpanAdjusters
 from toolkit.scrub.gazetteer import FirstNameRecognizer, PlaceRecognizer
+from toolkit.scrub.memo import TextMemo
 from toolkit.scrub.probes import lookbehind_probe
 from toolkit.scrub.spans import Span
 from toolkit.scrub.watchdog import budgeted
@@ -273,6 +274,8 @@ class Engine:
             )
             for order, spec in enumerate(recognizers)
         ]
+        self._recognized: TextMemo[Span] = TextMemo()
+        self._named: TextMemo[Span] = TextMemo()
         self.screen = Screen(
             [required_literals(p.regex, _flags(spec)) for spec in recognizers for p in spec.patterns]
         )
@@ -294,6 +297,12 @@ class Engine:
                 spans += entities
         return found
 
+    def forget(self) -> None:
+        """Let go of the findings kept for texts read lately (`toolkit.scrub.memo`): the next texts are
+        read anew."""
+        self._recognized.forget()
+        self._named.forget()
+
     def recognized(self, texts: Sequence[str]) -> list[list[Span]]:
         """The recognizers' spans in each text (patterns, gazetteer, cues), without NER.
 
@@ -303,7 +312,11 @@ class Engine:
         findings of two recognizers by the order of a set, which changes from process to process. Here
         the tie goes to the recognizer that replaces most (not `names_only`), then to the first in the
         rules, so a text's findings never depend on the worker that read it. A scan has one time budget
-        for all its searches (`toolkit.scrub.watchdog`), not a timeout on each."""
+        for all its searches (`toolkit.scrub.watchdog`), not a timeout on each. The findings of texts read
+        lately are kept (`toolkit.scrub.memo`)."""
+        return self._recognized.each(texts, self._recognize)
+
+    def _recognize(self, texts: list[str]) -> list[list[Span]]:
         possible = self.screen.possible(texts)
         with budgeted() as run:
             return [
@@ -396,9 +409,14 @@ class Engine:
         """spaCy's PERSON, LOCATION and ORGANIZATION entities of each text. A text longer than
         `MAX_NER_CHARS` is read in pieces cut at white space, so no text can exceed spaCy's length limit
         and the time stays linear in the length. The words spaCy meets are forgotten after each call
-        (a memory zone): its vocabulary would otherwise grow with every new name a worker reads."""
+        (a memory zone): its vocabulary would otherwise grow with every new name a worker reads. The
+        entities of texts read lately are kept (`toolkit.scrub.memo`)."""
         if self.ner is None:
             return [[] for _ in texts]
+        return self._named.each(texts, self._name)
+
+    def _name(self, texts: list[str]) -> list[list[Span]]:
+        assert self.ner is not None, "NER is on"
         found = []
         pieces = [piece for text in texts for piece in _pieces(text)]
         with self.ner.memory_zone():

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache, partial
-from itertools import groupby
+from itertools import count, groupby
 from typing import Any
 
 import regex
@@ -261,7 +261,7 @@ class Engine:
             self.ner = nlp_engine.nlp["en"]  # type: ignore[index]
         # A text without digits is not read by the recognizers that need one (phones, cards, IPs ...), an
         # ASCII text not by those of other scripts.
-        place = iter(range(sum(len(spec.patterns) for spec in recognizers)))
+        place = count()  # each pattern's place in the screen, in the order the screen is built
         self.recognizers = [
             _Running(
                 order,

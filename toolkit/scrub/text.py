@@ -303,9 +303,9 @@ class TextScrubber:
             key = (id(allow_list), text, found)
             if key not in decided:
                 out, unit = self.filters.verdict(found, text, allow_list)
-                adjusted = (
-                    self.adjusters.person(found, text, allow_list) if found.entity == "PERSON" else found
-                )
+                adjusted = found
+                if not out and found.entity == "PERSON":
+                    adjusted = self.adjusters.person(found, text, allow_list)
                 decided[key] = (out, unit, adjusted)
             out, unit, span = decided[key]
             if result is not None:

@@ -29,6 +29,7 @@ TITLES = regex.compile(
     r"|mme|mlle|sra|srta|dott|mgr)\.?\s+)+",
     regex.IGNORECASE,
 )
+"""Titles stripped from a stated name; not the prose cues of `rules/vocabularies/personal_titles.yaml`."""
 HONORIFIC_SUFFIX = regex.compile(
     r"[-\u2011\s](?:san|sensei|sama|kun|chan|senpai|sempai|hakase|shi|dono|ssi|nim|ji|sahib|saab)$",
     regex.IGNORECASE,

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.risk.helpers import release, risk_rules
 from toolkit.risk import plan_risk, views
@@ -441,3 +443,29 @@ def test_a_step_of_another_column_classifies_that_column_of_the_row() -> None:
     assert rewritten.select(ladders.expr("contributions.repository", 2)).to_series().to_list() == [
         "compilers", "databases", "databases", "other",
     ]  # fmt: skip
+
+
+def test_a_set_is_the_same_whatever_its_rows_repeat_or_their_order() -> None:
+    view = View(kind="set", columns=("contributions.repository", "contributions.role"))
+    rows = [
+        ("A", "r1", "x"), ("A", "r1", "x"), ("A", "r2", "y"),
+        ("B", "r2", "y"), ("B", "r1", "x"),
+        ("C", "r1", "y"), ("C", "r2", "x"),  # the same values, paired otherwise: another set
+    ]  # fmt: skip
+    tables = release(
+        "ABCDE", contributions=[{"profile_id": p, "repository": r, "role": o} for p, r, o in rows]
+    )
+    assert _sizes(view, tables) == {"A": 2, "B": 2, "C": 1, "D": 2, "E": 2}  # D and E: no row, alike
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2**64 - 1) | st.integers(0, 2)), max_size=40))
+def test_same_keys_counts_the_persons_with_equal_keys(rows: list[tuple[int, int]]) -> None:
+    first = pl.Series([a for a, _ in rows], dtype=pl.UInt32)
+    second = pl.Series([b for _, b in rows], dtype=pl.UInt64)
+    counted = Counter(rows)
+    assert views.same_keys([first, second]).to_list() == [counted[row] for row in rows]
+
+
+def test_same_keys_refuses_a_key_with_nulls() -> None:
+    with pytest.raises(ValueError, match="nulls"):
+        views.same_keys([pl.Series("k", [1, None])])

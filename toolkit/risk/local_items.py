@@ -68,9 +68,10 @@ def row_steps(ladders: Ladders, population: Population, column: str) -> list[tup
 def _shown(ladders: Ladders, population: Population, column: str) -> pl.Series:
     """A mask over row numbers: released rows with a value of `column`."""
     table, name = split_column(column)
-    frame = ladders.frames[table].filter(population.rows(ladders, table) & pl.col(name).is_not_null())
+    frame = ladders.frames[table]
+    shown = population.rows(ladders, table) & frame.get_column(name).is_not_null()
     mask = np.zeros(_row_count(ladders, table), dtype=np.bool_)
-    mask[frame.get_column(ROW).to_numpy()] = True
+    mask[frame.get_column(ROW).filter(shown).to_numpy()] = True
     return pl.Series(mask)
 
 

@@ -19,6 +19,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import groupby, pairwise
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -61,8 +62,9 @@ def persons_shown(ladders: Ladders, population: Population, column: str) -> pl.S
     """The persons with a released row of `column`'s table holding a value of `column` (sorted): a person
     without one shows the attacker nothing there, at any level."""
     table, name = split_column(column)
-    frame = ladders.frames[table].filter(population.rows(ladders, table) & pl.col(name).is_not_null())
-    return frame.get_column(PERSON).unique().sort()
+    frame = ladders.frames[table]
+    shown = population.rows(ladders, table) & frame.get_column(name).is_not_null()
+    return frame.get_column(PERSON).filter(shown).unique().sort()
 
 
 def class_sizes(
@@ -92,11 +94,25 @@ def view_keys(
 
 
 def same_keys(keys: list[pl.Series]) -> pl.Series:
-    """Per person, how many persons have the same key in every one of `keys` (aligned series)."""
-    signature = pl.DataFrame([key.alias(f"k{i}") for i, key in enumerate(keys)]).select(
-        pl.struct(pl.all()).hash().alias("signature")
-    )
-    return signature.select(pl.len().over("signature").cast(pl.UInt32)).to_series().alias(SIZE)
+    """Per person, how many persons have the same key in every one of `keys` (aligned series of integers
+    without nulls). A person's keys are mixed into one 64-bit number, so two persons with different keys
+    share it only by chance (about one pair in 2^64, as with Polars' hash of a row), and equal numbers are
+    counted by a sort: a lattice search asks this thousands of times, mostly of a few thousand persons,
+    where building a frame to hash cost about five times as much."""
+    if not keys:
+        return pl.Series(SIZE, [], dtype=pl.UInt32)
+    mixed = np.zeros(keys[0].len(), dtype=np.uint64)
+    for key in keys:
+        if key.null_count():
+            raise ValueError(f"a key with nulls: {key.name}")
+        mixed = _mixed(mixed * _GOLDEN ^ key.to_numpy().astype(np.uint64, copy=False))
+    order = np.argsort(mixed)
+    ordered = mixed[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if ordered.size else order
+    counts = np.diff(np.r_[starts, ordered.size])
+    sizes = np.empty(ordered.size, dtype=np.uint32)
+    sizes[order] = np.repeat(counts, counts)
+    return pl.Series(SIZE, sizes)
 
 
 def table_keys(
@@ -108,21 +124,37 @@ def table_keys(
     population: Population,
 ) -> pl.Series:
     """One key per alive person (in `population.alive` order) for what the view sees of `table`: the set
-    of the person's rows, or their sequence; 0 for a person with no row."""
+    of the person's rows, or their sequence; 0 for a person with no row. Equal sets have equal keys, and
+    different ones equal keys by chance only (about one pair in 2^64)."""
+    if view.kind != "sequence":
+        return pl.Series("key", set_keys(ladders, levels, population, table, columns))
     coded = _coded(ladders, levels, population, table, columns, view.order)
     row = pl.struct(pl.exclude(PERSON, ROW, "_order")).hash()
-    if view.kind != "sequence" and ladders.one_row_per_person(table):
-        keyed = coded.select(PERSON, row.alias("key"))
-        people = pl.DataFrame({PERSON: population.alive})
-        return people.join(keyed, on=PERSON, how="left", maintain_order="left").get_column("key").fill_null(0)
-    if view.kind == "sequence":
-        coded = coded.sort(PERSON, "_order", ROW)
-        per_person = coded.group_by(PERSON, maintain_order=True).agg(row.alias("rows"))
-    else:
-        per_person = coded.group_by(PERSON).agg(row.unique().sort().alias("rows"))
+    coded = coded.sort(PERSON, "_order", ROW)
+    per_person = coded.group_by(PERSON, maintain_order=True).agg(row.alias("rows"))
     keyed = per_person.select(PERSON, pl.col("rows").hash().alias("key"))
     people = pl.DataFrame({PERSON: population.alive})
     return people.join(keyed, on=PERSON, how="left", maintain_order="left").get_column("key").fill_null(0)
+
+
+def set_keys(
+    ladders: Ladders, levels: Mapping[str, int], population: Population, table: str, columns: list[str]
+) -> NDArray[np.uint64]:
+    """Per alive person, a key of the set of their released rows of `table` (each row seen as its
+    `columns` at `levels`): the exclusive or of the 64-bit mixes of the distinct rows (0 for no row). On
+    arrays of codes, with no frame grouped by person."""
+    mask = population.rows(ladders, table)
+    person = ladders.frames[table].get_column(PERSON).filter(mask).to_numpy()
+    item, width = item_codes([ladders.codes(column, levels[column]).filter(mask) for column in columns])
+    distinct, _ = _distinct_pairs(person, item, width)
+    alive = population.alive.to_numpy()
+    keys = np.zeros(alive.size, dtype=np.uint64)
+    if distinct.size:
+        owner = distinct // width
+        starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+        mixes = _mixed(distinct % width)
+        keys[np.searchsorted(alive, owner[starts])] = np.bitwise_xor.reduceat(mixes, starts)
+    return keys
 
 
 @dataclass(frozen=True)
@@ -146,7 +178,7 @@ def item_sizes(
     sizes once rare items go. Computed on arrays of codes: at 200,000 persons the terms view has about 4.5
     million rows, and frames of hashed structs joined back and forth held ten times their size."""
     mask = population.rows(ladders, view.table)
-    frame = ladders.frames[view.table].filter(mask)
+    frame = ladders.frames[view.table].select(ROW, PERSON).filter(mask)  # not the values: a copy of them
     person = frame.get_column(PERSON).to_numpy()
     item, width = item_codes([ladders.codes(column, levels[column]).filter(mask) for column in view.columns])
     single, size = supports(person, item, width, view.m, k)
@@ -317,7 +349,7 @@ def thinned_sets(
     table = view.table
     gone = population.withheld.get(table, pl.Series(ROW, [], dtype=pl.UInt32))
     mask = population.rows(ladders, table)
-    frame = ladders.frames[table].filter(mask)
+    frame = ladders.frames[table].select(ROW, PERSON).filter(mask)
     item, width = item_codes([ladders.codes(column, levels[column]).filter(mask) for column in view.columns])
     distinct, at = _distinct_pairs(frame.get_column(PERSON).to_numpy(), item, width)
     alive = population.alive.to_numpy()
@@ -372,10 +404,14 @@ def _counted(values: NDArray[np.uint64]) -> tuple[NDArray[np.uint64], NDArray[np
     return ordered[starts], np.diff(np.r_[starts, values.size])
 
 
-def _mixed(code: NDArray[np.int64]) -> NDArray[np.uint64]:
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+"""2^64 divided by the golden ratio, odd: multiplying by it permutes 64-bit numbers."""
+
+
+def _mixed(code: NDArray[np.integer[Any]]) -> NDArray[np.uint64]:
     """A 64-bit mix of each code (splitmix64's finalizer): sets keyed by the exclusive or of their items'
     mixes collide only by chance, about one pair of sets in 2^64."""
-    z = code.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)
+    z = code.astype(np.uint64) + _GOLDEN
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return z ^ (z >> np.uint64(31))
@@ -391,7 +427,7 @@ def withheld_sequences(
     gone = population.withheld.get(table, pl.Series(ROW, [], dtype=pl.UInt32))
     sizes = class_sizes(view, ladders, levels, population)
     rare = sizes.filter(pl.col(SIZE) < k).get_column(PERSON)
-    frame = ladders.frames[table].filter(population.rows(ladders, table))
+    frame = ladders.frames[table].select(ROW, PERSON).filter(population.rows(ladders, table))
     rows = frame.filter(pl.col(PERSON).is_in(rare.implode())).get_column(ROW)
     return pl.concat([gone, rows]).unique().sort()
 

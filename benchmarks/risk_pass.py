@@ -8,6 +8,11 @@ keys, plan, every table streamed through the plan): its seconds per step and its
 
     python benchmarks/risk_pass.py                          # 2,000 and 20,000 profiles
     python benchmarks/risk_pass.py --alone RELEASE          # the pass alone over an existing release
+    python benchmarks/risk_pass.py --alone RELEASE --replicate 10   # ... over ten copies of it
+
+Ten copies of a 20,000-profile release (each person ten times, under ten pseudonyms) are a cheap stand-in
+for the pass's memory at 200,000 profiles: the same rows, though fewer distinct values and classes ten
+times larger (the search finds its levels sooner there).
 """
 
 from __future__ import annotations
@@ -69,6 +74,25 @@ def pass_alone(release: Path, out: Path) -> None:
     }))  # fmt: skip
 
 
+def replicated(release: Path, times: int, cache: Path) -> Path:
+    """`release`'s tables `times` over, each copy's `profile_id`s suffixed with its number."""
+    import polars as pl
+
+    out = cache / f"{release.name}-x{times}"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    for table in sorted(release.glob("*.parquet")):
+        rows = pl.scan_parquet(table)
+        copies = [
+            rows.with_columns(pl.col("profile_id") + f"-{copy}")
+            if "profile_id" in rows.collect_schema()
+            else rows
+            for copy in range(times)
+        ]
+        pl.concat(copies).sink_parquet(out / table.name)
+    return out
+
+
 def _alone(release: Path, cache: Path, env: dict[str, str]) -> None:
     out = cache / f"risk-alone-{release.name}"
     shutil.rmtree(out, ignore_errors=True)
@@ -93,6 +117,7 @@ def main() -> None:
     options.add_argument("--sizes", type=int, nargs="+", default=[2000, 20000])
     options.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "toolkit-scale")
     options.add_argument("--alone", type=Path, help="only the pass alone, over this release")
+    options.add_argument("--replicate", type=int, default=1, help="with --alone: over this many copies")
     options.add_argument("--child", nargs=2, type=Path, help=argparse.SUPPRESS)
     args = options.parse_args()
     if args.child:
@@ -100,7 +125,8 @@ def main() -> None:
         return
     env = {**os.environ, "TOOLKIT_SECRET": SECRET}
     if args.alone:
-        _alone(args.alone, args.cache, env)
+        release = args.alone if args.replicate == 1 else replicated(args.alone, args.replicate, args.cache)
+        _alone(release, args.cache, env)
         return
     rules_off = args.cache / "rules-without-risk"
     shutil.rmtree(rules_off, ignore_errors=True)
